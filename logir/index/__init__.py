@@ -1,0 +1,1 @@
+"""Scorers and their on-disk indexes."""
