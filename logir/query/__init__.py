@@ -1,1 +1,36 @@
-"""logir.query"""
+"""logir.query: the logical query language (AST, parser, helpers)."""
+
+from logir.query.ast import (
+    And,
+    Not,
+    Or,
+    Query,
+    Term,
+    from_dict,
+    is_purely_negative,
+    n_negations,
+    negated_terms,
+    operators,
+    positive_terms,
+    terms,
+    to_dict,
+)
+from logir.query.syntax import QuerySyntaxError, parse
+
+__all__ = [
+    "And",
+    "Not",
+    "Or",
+    "Query",
+    "QuerySyntaxError",
+    "Term",
+    "from_dict",
+    "is_purely_negative",
+    "n_negations",
+    "negated_terms",
+    "operators",
+    "parse",
+    "positive_terms",
+    "terms",
+    "to_dict",
+]
