@@ -27,7 +27,8 @@ class Topic:
     - ``type``: the benchmark's own query type label (ComLQ "3in_2", NegConstraint "A - a", ...).
     - ``logical_form``: the query in logir syntax when the benchmark provides one.
     - ``conditions``: the separate conditions of a multi-condition query (MultiConIR, QUEST atoms).
-    - ``facets``: breakdown keys for reports, e.g. {"type": "3in", "evidence": "2", "negations": "1"}.
+    - ``facets``: breakdown keys for reports,
+      e.g. {"type": "3in", "evidence": "2", "negations": "1"}.
     - ``meta``: anything else an adapter keeps (NevIR pair id, MultiConIR ladder, ...).
     """
 

@@ -1,1 +1,66 @@
-"""logir.data.benchmarks"""
+"""Benchmark adapters by name: each turns a published dataset into a Dataset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from logir.data.beir import load_beir
+from logir.data.benchmarks.boolquestions import load_boolquestions
+from logir.data.benchmarks.comlq import load_comlq
+from logir.data.benchmarks.excluir import load_excluir
+from logir.data.benchmarks.multiconir import load_multiconir
+from logir.data.benchmarks.negconstraint import load_negconstraint
+from logir.data.benchmarks.nevir import load_nevir
+from logir.data.benchmarks.quest import load_quest
+from logir.data.benchmarks.scifact import load_scifact
+from logir.data.dataset import Dataset
+from logir.errors import LogirError
+
+Loader = Callable[[Path | None], Dataset]
+
+
+def _needs_path(name: str, load: Callable[[Path], Dataset]) -> Loader:
+    """Wrap an adapter so that a missing path is a clear error."""
+
+    def loader(path: Path | None) -> Dataset:
+        if path is None:
+            raise LogirError(f"dataset {name} needs --data PATH")
+        return load(path)
+
+    loader.__name__ = f"load_{name}"
+    loader.__doc__ = load.__doc__
+    return loader
+
+
+def _load_demo(path: Path | None) -> Dataset:
+    """The small demo dataset bundled with logir (or a copy of it at `path`)."""
+    from logir.data.benchmarks.demo import load_demo
+
+    return load_demo(path)
+
+
+BENCHMARKS: dict[str, Loader] = {
+    "comlq": _needs_path("comlq", load_comlq),
+    "negconstraint": _needs_path("negconstraint", load_negconstraint),
+    "boolquestions": _needs_path("boolquestions", load_boolquestions),
+    "nevir": _needs_path("nevir", load_nevir),
+    "excluir": _needs_path("excluir", load_excluir),
+    "quest": _needs_path("quest", load_quest),
+    "scifact": _needs_path("scifact", load_scifact),
+    "multiconir": _needs_path("multiconir", load_multiconir),
+    "beir": _needs_path("beir", load_beir),
+    "demo": _load_demo,
+}
+
+
+def load_benchmark(name: str, path: str | Path | None = None) -> Dataset:
+    """Load benchmark `name` from `path` (only "demo" may go without one)."""
+    loader = BENCHMARKS.get(name.strip().lower())
+    if loader is None:
+        known = ", ".join(sorted(BENCHMARKS))
+        raise LogirError(f"unknown dataset {name!r}; known datasets: {known}")
+    return loader(None if path is None else Path(path))
+
+
+__all__ = ["BENCHMARKS", "Loader", "load_benchmark"]
