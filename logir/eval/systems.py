@@ -1,0 +1,83 @@
+"""Systems under evaluation: ``RETRIEVER[:COMPOSER]`` names and the scorers behind them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from logir.data.dataset import Document
+from logir.errors import LogirError
+from logir.index.base import Scorer
+from logir.logic.base import Composer, get_composer
+
+RETRIEVERS = ("bm25", "dense", "hybrid")
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    """A named system: which scorer, which composer (and the name it was asked for)."""
+
+    name: str
+    retriever: str
+    composer: str
+
+    @property
+    def file_stem(self) -> str:
+        """The run file's name without extension: ':' and '/' become '_'."""
+        return re.sub(r"[:/]", "_", self.name)
+
+
+def parse_system(name: str) -> SystemSpec:
+    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy`` ... into a SystemSpec."""
+    retriever, _, composer = name.strip().partition(":")
+    if retriever not in RETRIEVERS:
+        raise LogirError(
+            f"unknown retriever {retriever!r} in system {name!r}; known: {', '.join(RETRIEVERS)}"
+        )
+    composer = composer or "flat"
+    get_composer(composer)  # fails early with the list of known composers
+    return SystemSpec(name=name.strip(), retriever=retriever, composer=composer)
+
+
+class ScorerPool:
+    """Builds each scorer once per corpus, on first use."""
+
+    def __init__(
+        self,
+        docs: list[Document],
+        dense_model: str | None = None,
+        cache_dir: Path | None = None,
+        hybrid_alpha: float = 0.5,
+    ) -> None:
+        if not docs:
+            raise LogirError("the dataset has no corpus to retrieve from")
+        self.texts = [d.full_text for d in docs]
+        self.dense_model = dense_model
+        self.cache_dir = cache_dir
+        self.hybrid_alpha = hybrid_alpha
+        self._scorers: dict[str, Scorer] = {}
+
+    def get(self, retriever: str) -> Scorer:
+        if retriever not in self._scorers:
+            self._scorers[retriever] = self._build(retriever)
+        return self._scorers[retriever]
+
+    def _build(self, retriever: str) -> Scorer:
+        if retriever == "bm25":
+            from logir.index.lexical import BM25Scorer
+
+            return BM25Scorer.build(self.texts)
+        if retriever == "dense":
+            from logir.index.dense import DenseScorer
+
+            return DenseScorer.build(self.texts, model=self.dense_model, cache_dir=self.cache_dir)
+        if retriever == "hybrid":
+            from logir.index.hybrid import HybridScorer
+
+            return HybridScorer(self.get("bm25"), self.get("dense"), alpha=self.hybrid_alpha)
+        raise LogirError(f"unknown retriever {retriever!r}; known: {', '.join(RETRIEVERS)}")
+
+
+def composer_for(spec: SystemSpec) -> Composer:
+    return get_composer(spec.composer)

@@ -1,0 +1,137 @@
+"""The real `logir` command on shared datasets (small slices) and on bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import pytrec_eval
+
+from logir.data.trec import read_qrels, read_run
+
+
+def logir(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
+    return subprocess.run(
+        [sys.executable, "-m", "logir.cli", *args],
+        capture_output=True, text=True, env=env, cwd=cwd, timeout=600,
+    )
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first = proc.stderr.strip().splitlines()[0]
+    assert first.startswith("error:")
+    for n in needles:
+        assert n in first, first
+
+
+def test_eval_comlq_slice_run_file_matches_printed_figure(datasets_dir: Path, tmp_path: Path):
+    runs, out = tmp_path / "R", tmp_path / "res.json"
+    proc = logir("eval", "comlq", "--data", str(datasets_dir / "comlq"), "--system", "bm25",
+                 "--limit", "300", "--runs-dir", str(runs), "--out", str(out), "--markdown")
+    assert proc.returncode == 0, proc.stderr
+    figures = json.loads(out.read_text())
+    printed = figures["systems"]["bm25"]["overall"]["nDCG@10"]
+    assert f"| bm25 | {100 * printed:.1f} |" in proc.stdout
+    qrels = read_qrels(datasets_dir / "comlq" / "qrels" / "test.tsv")
+    run = read_run(runs / "bm25.trec")
+    qrels = {q: qrels[q] for q in figures["systems"]["bm25"]["per_query"]}
+    per = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run)
+    from_file = sum(per.get(q, {}).get("ndcg_cut_10", 0.0) for q in qrels) / len(qrels)
+    assert from_file == pytest.approx(printed, abs=1e-9)
+    lines = (runs / "bm25.trec").read_text().splitlines()
+    assert all(len(line.split()) == 6 for line in lines)
+
+
+def test_eval_negconstraint_reports_pairwise_and_categories(datasets_dir: Path, tmp_path: Path):
+    out = tmp_path / "res.json"
+    proc = logir("eval", "negconstraint", "--data", str(datasets_dir / "negconstraint"),
+                 "-s", "bm25", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(out.read_text())["systems"]["bm25"]
+    assert 0.0 <= res["overall"]["PairAcc"] <= 1.0
+    assert set(res["breakdown"]["category"]) == {"A - a", "(A - a) ∪ B", "(A - a) ∪ (B - b)"}
+    assert "by category" in proc.stdout
+
+
+def test_eval_nevir_pair_accuracy(datasets_dir: Path, tmp_path: Path):
+    out = tmp_path / "res.json"
+    proc = logir("eval", "nevir", "--data", str(datasets_dir / "nevir"), "-s", "bm25",
+                 "--limit", "200", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    overall = json.loads(out.read_text())["systems"]["bm25"]["overall"]
+    assert overall["NevIRPairAcc"] <= overall["PairAcc"]
+
+
+@pytest.mark.dense
+def test_eval_demo_prints_table_for_three_systems(tmp_path: Path):
+    pytest.importorskip("sentence_transformers")
+    proc = logir("eval", "demo", "-s", "bm25", "-s", "dense", "-s", "hybrid", "--markdown",
+                 "--runs-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    for name in ("bm25", "dense", "hybrid"):
+        assert f"| {name} |" in proc.stdout
+        assert (tmp_path / f"{name}.trec").is_file()
+    assert "by type" in proc.stdout
+
+
+@pytest.mark.dense
+def test_index_and_search(tmp_path: Path, datasets_dir: Path):
+    pytest.importorskip("sentence_transformers")
+    idx = tmp_path / "idx"
+    proc = logir("index", str(datasets_dir / "boolquestions-not" / "corpus.jsonl"),
+                 "--out", str(idx))
+    assert proc.returncode == 0, proc.stderr
+    for retriever in ("bm25", "dense", "hybrid"):
+        proc = logir("search", str(idx), "symptoms of strep throat", "-k", "5", "--json",
+                     "-r", retriever)
+        assert proc.returncode == 0, proc.stderr
+        hits = json.loads(proc.stdout)["hits"]
+        assert len(hits) == 5 and hits[0]["rank"] == 1
+        assert hits[0]["score"] >= hits[-1]["score"]
+        assert "strep" in (hits[0]["snippet"] + hits[1]["snippet"]).lower()
+    proc = logir("search", str(idx), "strep throat", "-k", "3")
+    assert proc.returncode == 0 and "1." in proc.stdout
+
+
+def test_parse_prints_tree():
+    proc = logir("parse", 'vitamin D AND NOT "bone health"')
+    assert proc.returncode == 0, proc.stderr
+    assert '"vitamin D" AND NOT "bone health"' in proc.stdout
+    assert "NOT" in proc.stdout and "TERM 'bone health'" in proc.stdout
+
+
+def test_bad_query_names_column():
+    proc = logir("parse", "a AND (b OR")
+    assert_clean_error(proc, "column")
+
+
+def test_unknown_dataset():
+    assert_clean_error(logir("eval", "msmarco-logic"), "unknown", "msmarco-logic")
+
+
+def test_missing_data_path(tmp_path: Path):
+    assert_clean_error(logir("eval", "comlq", "--data", str(tmp_path / "nope")), "nope")
+
+
+def test_malformed_jsonl_line_names_file_and_line(tmp_path: Path):
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text('{"_id": "1", "text": "a"}\n{"_id": "2", "text": \n')
+    (folder / "queries.jsonl").write_text('{"_id": "q", "text": "a"}\n')
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq\t1\t1\n")
+    assert_clean_error(logir("eval", "beir", "--data", str(folder)), "corpus.jsonl:2")
+
+
+def test_unknown_system():
+    assert_clean_error(logir("eval", "demo", "-s", "splade9000"), "splade9000")
+
+
+def test_search_missing_index(tmp_path: Path):
+    assert_clean_error(logir("search", str(tmp_path / "noindex"), "q"), "noindex")
