@@ -18,7 +18,11 @@ def logir(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[st
     env = dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
     return subprocess.run(
         [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True, text=True, env=env, cwd=cwd, timeout=600,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=600,
     )
 
 
@@ -33,8 +37,21 @@ def assert_clean_error(proc: subprocess.CompletedProcess[str], *needles: str) ->
 
 def test_eval_comlq_slice_run_file_matches_printed_figure(datasets_dir: Path, tmp_path: Path):
     runs, out = tmp_path / "R", tmp_path / "res.json"
-    proc = logir("eval", "comlq", "--data", str(datasets_dir / "comlq"), "--system", "bm25",
-                 "--limit", "300", "--runs-dir", str(runs), "--out", str(out), "--markdown")
+    proc = logir(
+        "eval",
+        "comlq",
+        "--data",
+        str(datasets_dir / "comlq"),
+        "--system",
+        "bm25",
+        "--limit",
+        "300",
+        "--runs-dir",
+        str(runs),
+        "--out",
+        str(out),
+        "--markdown",
+    )
     assert proc.returncode == 0, proc.stderr
     figures = json.loads(out.read_text())
     printed = figures["systems"]["bm25"]["overall"]["nDCG@10"]
@@ -51,8 +68,16 @@ def test_eval_comlq_slice_run_file_matches_printed_figure(datasets_dir: Path, tm
 
 def test_eval_negconstraint_reports_pairwise_and_categories(datasets_dir: Path, tmp_path: Path):
     out = tmp_path / "res.json"
-    proc = logir("eval", "negconstraint", "--data", str(datasets_dir / "negconstraint"),
-                 "-s", "bm25", "--out", str(out))
+    proc = logir(
+        "eval",
+        "negconstraint",
+        "--data",
+        str(datasets_dir / "negconstraint"),
+        "-s",
+        "bm25",
+        "--out",
+        str(out),
+    )
     assert proc.returncode == 0, proc.stderr
     res = json.loads(out.read_text())["systems"]["bm25"]
     assert 0.0 <= res["overall"]["PairAcc"] <= 1.0
@@ -62,8 +87,18 @@ def test_eval_negconstraint_reports_pairwise_and_categories(datasets_dir: Path, 
 
 def test_eval_nevir_pair_accuracy(datasets_dir: Path, tmp_path: Path):
     out = tmp_path / "res.json"
-    proc = logir("eval", "nevir", "--data", str(datasets_dir / "nevir"), "-s", "bm25",
-                 "--limit", "200", "--out", str(out))
+    proc = logir(
+        "eval",
+        "nevir",
+        "--data",
+        str(datasets_dir / "nevir"),
+        "-s",
+        "bm25",
+        "--limit",
+        "200",
+        "--out",
+        str(out),
+    )
     assert proc.returncode == 0, proc.stderr
     overall = json.loads(out.read_text())["systems"]["bm25"]["overall"]
     assert overall["NevIRPairAcc"] <= overall["PairAcc"]
@@ -72,8 +107,19 @@ def test_eval_nevir_pair_accuracy(datasets_dir: Path, tmp_path: Path):
 @pytest.mark.dense
 def test_eval_demo_prints_table_for_three_systems(tmp_path: Path):
     pytest.importorskip("sentence_transformers")
-    proc = logir("eval", "demo", "-s", "bm25", "-s", "dense", "-s", "hybrid", "--markdown",
-                 "--runs-dir", str(tmp_path))
+    proc = logir(
+        "eval",
+        "demo",
+        "-s",
+        "bm25",
+        "-s",
+        "dense",
+        "-s",
+        "hybrid",
+        "--markdown",
+        "--runs-dir",
+        str(tmp_path),
+    )
     assert proc.returncode == 0, proc.stderr
     for name in ("bm25", "dense", "hybrid"):
         assert f"| {name} |" in proc.stdout
@@ -85,12 +131,14 @@ def test_eval_demo_prints_table_for_three_systems(tmp_path: Path):
 def test_index_and_search(tmp_path: Path, datasets_dir: Path):
     pytest.importorskip("sentence_transformers")
     idx = tmp_path / "idx"
-    proc = logir("index", str(datasets_dir / "boolquestions-not" / "corpus.jsonl"),
-                 "--out", str(idx))
+    proc = logir(
+        "index", str(datasets_dir / "boolquestions-not" / "corpus.jsonl"), "--out", str(idx)
+    )
     assert proc.returncode == 0, proc.stderr
     for retriever in ("bm25", "dense", "hybrid"):
-        proc = logir("search", str(idx), "symptoms of strep throat", "-k", "5", "--json",
-                     "-r", retriever)
+        proc = logir(
+            "search", str(idx), "symptoms of strep throat", "-k", "5", "--json", "-r", retriever
+        )
         assert proc.returncode == 0, proc.stderr
         hits = json.loads(proc.stdout)["hits"]
         assert len(hits) == 5 and hits[0]["rank"] == 1

@@ -12,8 +12,22 @@ from logir.eval.runner import HEADLINE, EvalResult
 
 #: facet values shown in this order when the dataset defines it (ComLQ's 14 types)
 FACET_ORDER = {
-    "type": ["1p", "2p", "3p", "2i", "3i", "pi", "ip", "2u", "up", "2in", "3in", "inp", "pin",
-             "pni"],
+    "type": [
+        "1p",
+        "2p",
+        "3p",
+        "2i",
+        "3i",
+        "pi",
+        "ip",
+        "2u",
+        "up",
+        "2in",
+        "3in",
+        "inp",
+        "pin",
+        "pni",
+    ],
 }
 
 
@@ -34,8 +48,10 @@ def tables(result: EvalResult) -> list[tuple[str, list[str], list[list[str]]]]:
         names += [n for n in s.overall if n not in names]
     out = []
     header = ["system", *names]
-    rows = [[s.name, *(_pct(s.overall[n]) if n in s.overall else "–" for n in names)]
-            for s in result.systems]
+    rows = [
+        [s.name, *(_pct(s.overall[n]) if n in s.overall else "–" for n in names)]
+        for s in result.systems
+    ]
     title = f"{result.dataset}: {result.n_queries} queries, {result.n_docs} documents (%)"
     out.append((title, header, rows))
     facets: list[str] = []
@@ -46,10 +62,17 @@ def tables(result: EvalResult) -> list[tuple[str, list[str], list[list[str]]]]:
         for s in result.systems:
             values += [v for v in s.breakdown.get(facet, {}) if v not in values]
         cols = [s.name for s in result.systems]
-        extra = [n for n in ("PairAcc", "LSNC@10") if any(
-            n in row for s in result.systems for row in s.breakdown.get(facet, {}).values())]
-        header = [facet, "n", *(f"{c} {HEADLINE}" for c in cols),
-                  *(f"{c} {n}" for n in extra for c in cols)]
+        extra = [
+            n
+            for n in ("PairAcc", "LSNC@10")
+            if any(n in row for s in result.systems for row in s.breakdown.get(facet, {}).values())
+        ]
+        header = [
+            facet,
+            "n",
+            *(f"{c} {HEADLINE}" for c in cols),
+            *(f"{c} {n}" for n in extra for c in cols),
+        ]
         rows = []
         for v in _ordered(facet, values):
             first = next(s.breakdown[facet][v] for s in result.systems if v in s.breakdown[facet])
@@ -61,10 +84,22 @@ def tables(result: EvalResult) -> list[tuple[str, list[str], list[list[str]]]]:
             rows.append(row)
         out.append((f"by {facet}", header, rows))
     if result.significance:
-        rows = [[k, f"{100 * v['measure_diff']:+.2f}", f"{v['p_ttest']:.3g}",
-                 f"{v['p_permutation']:.3g}"] for k, v in result.significance.items()]
-        out.append((f"paired tests on {HEADLINE}", ["comparison", "diff", "p (t-test)",
-                                                     "p (permutation)"], rows))
+        rows = [
+            [
+                k,
+                f"{100 * v['measure_diff']:+.2f}",
+                f"{v['p_ttest']:.3g}",
+                f"{v['p_permutation']:.3g}",
+            ]
+            for k, v in result.significance.items()
+        ]
+        out.append(
+            (
+                f"paired tests on {HEADLINE}",
+                ["comparison", "diff", "p (t-test)", "p (permutation)"],
+                rows,
+            )
+        )
     for s in result.systems:
         for key in ("win_rate", "flip_rate"):
             data = s.extra.get(key)
@@ -73,10 +108,17 @@ def tables(result: EvalResult) -> list[tuple[str, list[str], list[list[str]]]]:
             if key == "flip_rate":
                 data = {"all": data}
             levels = sorted({lv for d in data.values() for lv in d}, key=int)
-            rows = [[style, *(_pct(d[lv]) if lv in d else "–" for lv in levels)]
-                    for style, d in data.items()]
-            out.append((f"{s.name} {key.replace('_', ' ')} by number of conditions",
-                        ["style", *levels], rows))
+            rows = [
+                [style, *(_pct(d[lv]) if lv in d else "–" for lv in levels)]
+                for style, d in data.items()
+            ]
+            out.append(
+                (
+                    f"{s.name} {key.replace('_', ' ')} by number of conditions",
+                    ["style", *levels],
+                    rows,
+                )
+            )
     return out
 
 

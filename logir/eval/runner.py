@@ -86,8 +86,9 @@ def evaluate(
     results = []
     for spec in specs:
         results.append(
-            _evaluate_system(dataset, topics, spec, pool, depth, measures, runs_dir, progress,
-                             batch_size)
+            _evaluate_system(
+                dataset, topics, spec, pool, depth, measures, runs_dir, progress, batch_size
+            )
         )
     out = EvalResult(dataset.name, len(topics), len(dataset.corpus), measures, results)
     out.significance = _significance(results)
@@ -206,8 +207,11 @@ def _multicondition_metrics(
             if pairs:
                 win[style][str(level)] = M.win_rate([p[0] for p in pairs], [p[1] for p in pairs])
         items = sorted({k[0] for k in pos_hn1 if k[1] == level})
-        both = [i for i in items if (i, level, "instruction") in pos_hn1
-                and (i, level, "descriptive") in pos_hn1]
+        both = [
+            i
+            for i in items
+            if (i, level, "instruction") in pos_hn1 and (i, level, "descriptive") in pos_hn1
+        ]
         if both:
             ins = [pos_hn1[(i, level, "instruction")] for i in both]
             des = [pos_hn1[(i, level, "descriptive")] for i in both]

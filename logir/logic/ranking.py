@@ -43,6 +43,13 @@ class Ranking:
         out = []
         for rank, (row, score) in enumerate(zip(r.doc_idx, r.scores, strict=True), start=1):
             ev = {k: float(v[rank - 1]) for k, v in r.evidence.items()}
-            out.append({"rank": rank, "id": doc_ids[row], "row": int(row), "score": float(score),
-                        "evidence": ev})
+            out.append(
+                {
+                    "rank": rank,
+                    "id": doc_ids[row],
+                    "row": int(row),
+                    "score": float(score),
+                    "evidence": ev,
+                }
+            )
         return out
