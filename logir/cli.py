@@ -27,16 +27,36 @@ err = Console(stderr=True)
 def parse_cmd(
     query: Annotated[str, typer.Argument(help='A query in logir syntax: "a" AND NOT ("b" OR c)')],
     as_json: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+    natural: Annotated[
+        bool, typer.Option("--natural", help="Decompose natural language into a logical form.")
+    ] = False,
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Syntax if the text looks like it, else natural.")
+    ] = False,
 ) -> None:
-    """Parse a logical query and print its tree."""
-    from logir.query import parse, to_dict
+    """Parse a logical query (or decompose natural language) and print its tree."""
+    from logir.query import to_dict, understand
 
-    q = parse(query)
+    if natural and auto:
+        raise LogirError("use either --natural or --auto, not both")
+    u = understand(query, "natural" if natural else "auto" if auto else "syntax")
+    q = u.query
     if as_json:
-        out.print_json(json.dumps({"query": str(q), "tree": to_dict(q)}))
-    else:
-        out.print(str(q), markup=False, highlight=False)
-        out.print(_tree(to_dict(q)), markup=False, highlight=False)
+        payload = {"query": str(q), "tree": to_dict(q), "mode": u.mode_used}
+        if natural or auto:
+            payload["spans"] = {t: list(s) for t, s in u.spans.items()}
+            payload["notes"] = u.notes
+        out.print_json(json.dumps(payload))
+        return
+    out.print(str(q), markup=False, highlight=False)
+    out.print(_tree(to_dict(q)), markup=False, highlight=False)
+    if natural or auto:
+        out.print(f"mode: {u.mode_used}", markup=False, highlight=False)
+        for term, (start, end) in u.spans.items():
+            shown = query[start:end]
+            out.print(f"  {term!r} <- [{start}:{end}] {shown!r}", markup=False, highlight=False)
+        if u.notes:
+            out.print("rules: " + ", ".join(u.notes), markup=False, highlight=False)
 
 
 def _tree(node: dict, indent: str = "") -> str:
@@ -75,9 +95,16 @@ def search_cmd(
     index_dir: Annotated[Path, typer.Argument(help="An index built by `logir index`.")],
     query: Annotated[str, typer.Argument(help="The query text.")],
     k: Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=10000)] = 10,
-    retriever: Annotated[str, typer.Option("--retriever", "-r", help="bm25, dense or hybrid.")] = "",
-    composer: Annotated[str, typer.Option(help="How term scores are combined.")] = "flat",
+    retriever: Annotated[
+        str, typer.Option("--retriever", "-r", help="bm25, dense or hybrid.")
+    ] = "",
+    composer: Annotated[
+        str, typer.Option(help="flat, fuzzy or sets, with options: fuzzy,and=min,calib=minmax.")
+    ] = "flat",
     as_json: Annotated[bool, typer.Option("--json", help="Print hits as JSON.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the logical form and each hit's term scores.")
+    ] = False,
 ) -> None:
     """Search an index and print ranked hits."""
     from logir.index.hybrid import HybridScorer
@@ -100,14 +127,26 @@ def search_cmd(
         h["title"] = doc.title
         h["snippet"] = _snippet(doc.text)
     if as_json:
-        payload = {"query": query, "retriever": name, "composer": composer, "hits": hits}
+        payload = {
+            "query": query,
+            "retriever": name,
+            "composer": composer,
+            "logical_form": ranking.logical_form,
+            "hits": hits,
+        }
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
         return
     out.print(f"[bold]{query}[/bold]  ({name}, {composer})")
+    if explain:
+        form = ranking.logical_form or "(flat: the text as is)"
+        out.print(f"logical form: {form}", markup=False, highlight=False)
     for h in hits:
         title = f" {h['title']}" if h["title"] else ""
         out.print(f"{h['rank']:>3}. {h['score']:.4f}  {h['id']}{title}", markup=False)
         out.print(f"      {h['snippet']}", markup=False, highlight=False)
+        if explain:
+            for label, value in h["evidence"].items():
+                out.print(f"        {value:8.4f}  {label}", markup=False, highlight=False)
 
 
 def _snippet(text: str, width: int = 160) -> str:
@@ -117,14 +156,21 @@ def _snippet(text: str, width: int = 160) -> str:
 
 @app.command("eval")
 def eval_cmd(
-    dataset: Annotated[str, typer.Argument(help="demo, comlq, negconstraint, boolquestions, "
-                                                "nevir, excluir, scifact, multiconir or beir.")],
+    dataset: Annotated[
+        str,
+        typer.Argument(
+            help="demo, comlq, negconstraint, boolquestions, "
+            "nevir, excluir, scifact, multiconir or beir."
+        ),
+    ],
     data: Annotated[Path | None, typer.Option("--data", help="Where the dataset lives.")] = None,
     system: Annotated[
         list[str], typer.Option("--system", "-s", help="RETRIEVER[:COMPOSER], repeatable.")
     ] = None,  # type: ignore[assignment]
     runs_dir: Annotated[Path | None, typer.Option(help="Write one TREC run per system.")] = None,
-    out_json: Annotated[Path | None, typer.Option("--out", help="Write every figure as JSON.")] = None,
+    out_json: Annotated[
+        Path | None, typer.Option("--out", help="Write every figure as JSON.")
+    ] = None,
     markdown: Annotated[bool, typer.Option(help="Print Markdown tables.")] = False,
     depth: Annotated[int, typer.Option(help="Documents retrieved per query.", min=1)] = 100,
     measure: Annotated[
@@ -152,8 +198,15 @@ def eval_cmd(
         if done == total or os.environ.get("LOGIR_VERBOSE"):
             err.print(f"[dim]{name}: {done}/{total} queries ranked[/dim]")
 
-    result = evaluate(ds, systems, depth=depth, measures=measure or None, runs_dir=runs_dir,
-                      dense_model=model, progress=progress)
+    result = evaluate(
+        ds,
+        systems,
+        depth=depth,
+        measures=measure or None,
+        runs_dir=runs_dir,
+        dense_model=model,
+        progress=progress,
+    )
     if markdown:
         sys.stdout.write(to_markdown(result) + "\n")
     else:
@@ -183,7 +236,9 @@ def main() -> None:
     except LogirError as exc:
         from rich.markup import escape
 
-        err.print(f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        err.print(
+            f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True
+        )
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted")

@@ -1,14 +1,18 @@
-"""The Composer contract and the registry of composers by name."""
+"""The Composer contract, the registry of composers and their ``NAME[,key=value,...]`` specs."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from logir.errors import LogirError
 from logir.index.base import Scorer
 from logir.logic.ranking import Ranking
+
+if TYPE_CHECKING:
+    from logir.query import Query
 
 
 class Composer(Protocol):
@@ -26,12 +30,97 @@ class Composer(Protocol):
     def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray: ...
 
 
-def get_composer(name: str) -> Composer:
-    """A composer by name (``flat``; the logic composers register here as they land)."""
-    from logir.logic.flat import Flat
+@dataclass(frozen=True)
+class Param:
+    """One spec parameter: the constructor argument it sets, its type and what it accepts."""
 
-    composers: dict[str, type] = {"flat": Flat}
+    arg: str
+    kind: type = str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+
+    def convert(self, composer: str, key: str, value: str) -> Any:
+        """``value`` as the constructor wants it, or a LogirError saying what is allowed."""
+        if self.choices:
+            if value not in self.choices:
+                raise LogirError(
+                    f"bad value {value!r} for {composer} parameter {key!r}; "
+                    f"allowed: {', '.join(self.choices)}"
+                )
+            return value
+        try:
+            out = self.kind(value)
+        except ValueError:
+            raise LogirError(
+                f"bad value {value!r} for {composer} parameter {key!r}; "
+                f"expected {'an integer' if self.kind is int else 'a number'}"
+            ) from None
+        if self.minimum is not None and out < self.minimum:
+            raise LogirError(
+                f"bad value {value!r} for {composer} parameter {key!r}; must be >= {self.minimum:g}"
+            )
+        return out
+
+
+def _registry() -> dict[str, type]:
+    from logir.logic.flat import Flat
+    from logir.logic.fuzzy import Fuzzy
+    from logir.logic.sets import Sets
+
+    return {"flat": Flat, "fuzzy": Fuzzy, "sets": Sets}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"NAME[,key=value,...]"`` into the name and the raw key/value pairs."""
+    name, *items = [part.strip() for part in spec.strip().split(",")]
+    params: dict[str, str] = {}
+    for item in items:
+        key, eq, value = (x.strip() for x in item.partition("="))
+        if not eq or not key or not value:
+            raise LogirError(
+                f"bad parameter {item!r} in composer spec {spec!r}; expected key=value"
+            )
+        if key in params:
+            raise LogirError(f"parameter {key!r} given twice in composer spec {spec!r}")
+        params[key] = value
+    return name, params
+
+
+def get_composer(spec: str) -> Composer:
+    """A composer from a spec such as ``flat``, ``sets,depth=200`` or
+    ``fuzzy,and=min,not=one_minus,calib=minmax,k=100``.
+
+    Unknown names, keys or values raise a LogirError that lists what is allowed.
+    """
+    name, raw = parse_spec(spec)
+    composers = _registry()
     if name not in composers:
         known = ", ".join(sorted(composers))
         raise LogirError(f"unknown composer {name!r}; known composers: {known}")
-    return composers[name]()
+    cls = composers[name]
+    # each composer class declares its spec keys as PARAMS: {key: Param}
+    declared: dict[str, Param] = getattr(cls, "PARAMS", {})
+    kwargs: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in declared:
+            allowed = ", ".join(declared) or "none"
+            raise LogirError(f"unknown parameter {key!r} for composer {name!r}; allowed: {allowed}")
+        param = declared[key]
+        kwargs[param.arg] = param.convert(name, key, value)
+    try:
+        return cls(**kwargs)
+    except ValueError as exc:
+        raise LogirError(f"composer spec {spec!r}: {exc}") from None
+
+
+_QUERIES: dict[str, Query] = {}
+
+
+def query_of(text: str) -> Query:
+    """The logical form of a query text (``to_query(text, "auto")``), parsed once per text."""
+    q = _QUERIES.get(text)
+    if q is None:
+        from logir.query.understand import to_query
+
+        q = _QUERIES[text] = to_query(text, "auto")
+    return q

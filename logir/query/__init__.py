@@ -16,6 +16,7 @@ from logir.query.ast import (
     to_dict,
 )
 from logir.query.syntax import QuerySyntaxError, parse
+from logir.query.understand import Understanding, to_query, understand
 
 __all__ = [
     "And",
@@ -33,4 +34,7 @@ __all__ = [
     "positive_terms",
     "terms",
     "to_dict",
+    "Understanding",
+    "to_query",
+    "understand",
 ]

@@ -1,0 +1,109 @@
+"""The candidate set of a query: where a composer looks, and each term's exact scores there.
+
+For a query with term texts ``t_1 .. t_m`` and flat text ``q`` (the query text as typed), the
+candidates are the union of ``search([t_1 .. t_m, q], K)``: each term's top K and the flat top K.
+Every term is then scored exactly on those rows with one ``scorer.score`` call. Negated terms
+contribute their top K too, so a query such as ``NOT a`` still has documents to rank (they are
+ranked by the composed score, which pushes ``a``'s best matches down).
+
+When ``K >= n_docs`` every search covers the whole corpus, so composing over the candidates is
+the same as composing over every document.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from logir.index.base import Scorer
+
+DEFAULT_K = 100
+
+
+@dataclass(frozen=True)
+class CandidateSet:
+    """Candidate rows of one query and the statistics composers and calibration read.
+
+    - ``rows``: candidate document rows, sorted ascending, unique ``[c]``.
+    - ``terms``: the term texts, in query order ``[m]``.
+    - ``scores``: exact scores of each term on ``rows`` ``[m, c]``.
+    - ``top_scores``: each term's own top-K scores, best first ``[m, K]`` (-inf padding when the
+      corpus holds fewer than K documents).
+    """
+
+    rows: np.ndarray
+    terms: list[str]
+    scores: np.ndarray
+    top_scores: np.ndarray
+
+    def __len__(self) -> int:
+        return int(len(self.rows))
+
+    def lookup(self, doc_idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each row of ``doc_idx``: whether it is a candidate, and its column (or 0)."""
+        doc_idx = np.asarray(doc_idx, dtype=np.int64)
+        pos = np.searchsorted(self.rows, doc_idx)
+        pos = np.minimum(pos, max(len(self.rows) - 1, 0))
+        inside = (self.rows[pos] == doc_idx) if len(self.rows) else np.zeros(len(doc_idx), bool)
+        return inside, np.where(inside, pos, 0)
+
+    def term_scores(self, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        """Exact term scores ``[m, len(doc_idx)]``; candidate rows reuse the stored values.
+
+        Reusing them makes a document's score bit-identical whether it is scored alone or inside
+        ``rank`` (a scorer need not return the same last bits for different row subsets).
+        """
+        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+        out = np.empty((len(self.terms), len(doc_idx)), dtype=np.float32)
+        inside, col = self.lookup(doc_idx)
+        out[:, inside] = self.scores[:, col[inside]]
+        if (~inside).any():
+            out[:, ~inside] = scorer.score(self.terms, doc_idx[~inside])
+        return out
+
+
+def candidate_sets(
+    scorer: Scorer, queries: list[tuple[list[str], str]], k: int = DEFAULT_K
+) -> list[CandidateSet]:
+    """Candidate sets for many queries, each given as ``(term texts, flat text)``.
+
+    All term and flat texts go to the scorer in one ``search`` call.
+    """
+    if k < 1:
+        raise ValueError(f"candidate depth k must be at least 1, got {k}")
+    texts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for term_texts, flat in queries:
+        start = len(texts)
+        texts.extend(term_texts)
+        texts.append(flat)
+        spans.append((start, len(texts)))
+    if not texts:
+        return []
+    idx, top = scorer.search(texts, k)
+    out = []
+    for (term_texts, _), (lo, hi) in zip(queries, spans, strict=True):
+        found = idx[lo:hi].ravel()
+        rows = np.unique(found[found >= 0]).astype(np.int64)
+        scores = (
+            scorer.score(list(term_texts), rows)
+            if term_texts
+            else np.zeros((0, len(rows)), dtype=np.float32)
+        )
+        out.append(
+            CandidateSet(
+                rows=rows,
+                terms=list(term_texts),
+                scores=np.asarray(scores, dtype=np.float32),
+                top_scores=np.asarray(top[lo : hi - 1], dtype=np.float32),
+            )
+        )
+    return out
+
+
+def candidate_set(
+    scorer: Scorer, term_texts: list[str], flat_text: str, k: int = DEFAULT_K
+) -> CandidateSet:
+    """The candidate set of one query; see :func:`candidate_sets`."""
+    return candidate_sets(scorer, [(term_texts, flat_text)], k)[0]

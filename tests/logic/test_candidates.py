@@ -1,0 +1,76 @@
+"""Candidate sets: union of per-term and flat top-K, exact scores, full coverage at K >= n."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logir.index.lexical import BM25Scorer
+from logir.logic.calibration import fit
+from logir.logic.candidates import candidate_set, candidate_sets
+from logir.logic.fuzzy import Fuzzy
+from logir.query import parse
+
+ROWS = {
+    "a": [0.9, 0.1, 0.8, 0.0, 0.2, 0.3],
+    "b": [0.0, 0.7, 0.1, 0.6, 0.0, 0.2],
+    "q": [0.0, 0.0, 0.0, 0.0, 0.5, 0.4],
+}
+
+
+def test_union_of_term_and_flat_top_k(fake) -> None:
+    cs = candidate_set(fake(ROWS), ["a", "b"], "q", k=2)
+    # a: rows 0, 2; b: rows 1, 3; flat q: rows 4, 5
+    assert cs.rows.tolist() == [0, 1, 2, 3, 4, 5]
+    cs1 = candidate_set(fake(ROWS), ["a"], "q", k=1)
+    assert cs1.rows.tolist() == [0, 4]
+    assert cs1.top_scores.tolist() == [[pytest.approx(0.9)]]
+
+
+def test_exact_scores_on_candidates(fake) -> None:
+    scorer = fake(ROWS)
+    cs = candidate_set(scorer, ["a", "b"], "q", k=1)
+    assert cs.rows.tolist() == [0, 1, 4]
+    assert np.array_equal(cs.scores, scorer.score(["a", "b"], cs.rows))
+
+
+def test_batch_uses_one_search(fake) -> None:
+    scorer = fake(ROWS)
+    sets = candidate_sets(scorer, [(["a"], "q"), (["b"], "q")], k=1)
+    assert [s.rows.tolist() for s in sets] == [[0, 4], [1, 4]]
+    assert scorer.searched == ["a", "q", "b", "q"]
+
+
+def test_term_scores_reuse_and_fill(fake) -> None:
+    scorer = fake(ROWS)
+    cs = candidate_set(scorer, ["a", "b"], "q", k=1)
+    got = cs.term_scores(scorer, np.array([3, 0, 4]))
+    assert np.array_equal(got, scorer.score(["a", "b"], np.array([3, 0, 4])))
+
+
+def test_k_must_be_positive(fake) -> None:
+    with pytest.raises(ValueError):
+        candidate_set(fake(ROWS), ["a"], "q", k=0)
+
+
+def test_k_at_least_corpus_covers_it_and_equals_full_scoring(fake) -> None:
+    scorer = fake(ROWS)
+    q = parse('("a" OR "q") AND NOT "b"')
+    cs = candidate_set(scorer, ["a", "q", "b"], str(q), k=10)
+    assert cs.rows.tolist() == list(range(6))
+    full = scorer.score(["a", "q", "b"])
+    assert np.array_equal(cs.scores, full)
+    composer = Fuzzy(calibration="minmax", k=10)
+    ranking = composer.rank([str(q)], scorer, 6)[0]
+    x = fit("minmax", cs).apply(full)
+    expected = composer.compose(q, ["a", "q", "b"], x)
+    assert np.allclose(ranking.scores, expected[ranking.doc_idx])
+    assert sorted(ranking.doc_idx.tolist()) == list(range(6))
+
+
+def test_bm25_candidates_cover_small_corpus() -> None:
+    texts = ["vitamin D and mood", "bone health", "vitamin D builds bone", "weather report"]
+    scorer = BM25Scorer.build(texts)
+    cs = candidate_set(scorer, ["vitamin D", "bone"], "vitamin D not bone", k=100)
+    assert cs.rows.tolist() == [0, 1, 2, 3]
+    assert np.array_equal(cs.scores, scorer.score(["vitamin D", "bone"]))

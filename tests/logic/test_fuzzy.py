@@ -1,0 +1,139 @@
+"""Fuzzy composer: ITLR operator families by hand, evidence, rank/score agreement, real BM25."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logir.index.lexical import BM25Scorer
+from logir.logic.fuzzy import Fuzzy
+
+# raw scores of three terms over four documents; calib=none keeps them as truth values
+ROWS = {
+    "a": [0.9, 0.5, 0.2, 0.0],
+    "b": [0.4, 0.5, 1.0, 0.1],
+    "c": [0.0, 0.5, 0.25, 0.8],
+}
+A, B, C = (np.array(ROWS[t]) for t in "abc")
+
+
+def composed(fake, query: str, **params: str) -> np.ndarray:
+    """Composed scores of all four documents, in row order (checked against rank)."""
+    scorer = fake(ROWS)
+    composer = Fuzzy(calibration="none", k=10, **params)
+    ranking = composer.rank([query], scorer, 4)[0]
+    assert sorted(ranking.doc_idx.tolist()) == [0, 1, 2, 3]
+    by_row = np.empty(4)
+    by_row[ranking.doc_idx] = ranking.scores
+    assert np.allclose(composer.score(query, scorer, np.arange(4)), by_row)
+    return by_row
+
+
+@pytest.mark.parametrize(
+    ("op", "expected"),
+    [("product", A * B), ("sum", A + B), ("min", np.minimum(A, B))],
+)
+def test_and_family(fake, op: str, expected: np.ndarray) -> None:
+    assert np.allclose(composed(fake, '"a" AND "b"', and_op=op), expected)
+
+
+@pytest.mark.parametrize(("op", "expected"), [("sum", A + B), ("max", np.maximum(A, B))])
+def test_or_family(fake, op: str, expected: np.ndarray) -> None:
+    assert np.allclose(composed(fake, '"a" OR "b"', or_op=op), expected)
+
+
+def test_not_family(fake) -> None:
+    assert np.allclose(composed(fake, '"a" AND NOT "c"'), A * (1 - C))
+    # 1/x with zero raised to 1e-3: document 0 has c = 0
+    inverse = A / np.maximum(C, 1e-3)
+    assert np.allclose(composed(fake, '"a" AND NOT "c"', not_op="inverse"), inverse)
+    assert inverse[0] == pytest.approx(900.0)
+
+
+def test_nested_query_is_the_paper_example(fake) -> None:
+    # ITLR appendix A shape: (a OR b AND c) AND NOT d, here with three terms
+    got = composed(fake, '("a" OR "b" AND "c") AND NOT "c"')
+    assert np.allclose(got, (A + B * C) * (1 - C))
+
+
+def test_ranking_order_ties_evidence_and_form(fake) -> None:
+    scorer = fake({"a": [0.5, 0.9, 0.5, 0.1], "c": [0.0, 0.5, 0.0, 0.0]})
+    r = Fuzzy(calibration="none").rank(['"a" AND NOT "c"'], scorer, 3)[0]
+    assert r.doc_idx.tolist() == [0, 2, 1]  # 0.5, 0.5 (tie -> lower row), 0.45
+    assert r.scores.tolist() == pytest.approx([0.5, 0.5, 0.45])
+    assert r.logical_form == '"a" AND NOT "c"'
+    assert set(r.evidence) == {'"a"', 'NOT "c"'}
+    assert r.evidence['NOT "c"'].tolist() == pytest.approx([0.0, 0.0, 0.5])
+    hit = r.hits(["d0", "d1", "d2", "d3"])[2]
+    assert hit["evidence"] == pytest.approx({'"a"': 0.9, 'NOT "c"': 0.5})
+
+
+@pytest.mark.parametrize("calib", ["none", "minmax", "sigmoid", "rank"])
+def test_rank_and_score_agree_inside_and_outside_candidates(fake, calib: str) -> None:
+    rng = np.random.default_rng(1)
+    scorer = fake({t: rng.random(40).tolist() for t in ("x", "y", "z")})
+    query = '("x" OR "y") AND NOT "z"'
+    composer = Fuzzy(calibration=calib, k=5)
+    r = composer.rank([query], scorer, 40)[0]
+    assert 5 <= len(r) < 40  # only candidates are ranked
+    fresh = Fuzzy(calibration=calib, k=5)  # no cached state: recomputes the same statistics
+    assert np.array_equal(fresh.score(query, scorer, r.doc_idx), r.scores)
+    outside = np.setdiff1d(np.arange(40), r.doc_idx)
+    assert np.isfinite(fresh.score(query, scorer, outside)).all()
+
+
+def test_purely_negative_query_returns_documents(fake) -> None:
+    scorer = fake({"a": [0.9, 0.0, 0.3, 0.6]})
+    r = Fuzzy(calibration="none", k=2).rank(['NOT "a"'], scorer, 10)[0]
+    # candidates: a's top 2 (rows 0, 3) and the flat top 2 (all zero -> rows 0, 1)
+    assert r.doc_idx.tolist() == [1, 3, 0]
+    assert r.scores.tolist() == pytest.approx([1.0, 0.4, 0.1])
+
+
+def test_state_is_per_scorer(fake) -> None:
+    composer = Fuzzy(calibration="none")
+    one = composer.rank(['"a"'], fake({"a": [0.1, 0.9]}), 2)[0]
+    two = composer.rank(['"a"'], fake({"a": [0.8, 0.2]}), 2)[0]
+    assert one.doc_idx.tolist() == [1, 0] and two.doc_idx.tolist() == [0, 1]
+
+
+def test_constructor_validation() -> None:
+    with pytest.raises(ValueError):
+        Fuzzy(and_op="max")
+    with pytest.raises(ValueError):
+        Fuzzy(tau=0.5)
+    with pytest.raises(ValueError):
+        Fuzzy(calibration="minmax", tau=0.5, lam=2.0)
+    assert Fuzzy(tau=0.5, lam=2.0).calibration == "sigmoid"
+    with pytest.raises(ValueError):
+        Fuzzy(calibration="minmax", sigmoid_fit="cdf")
+    assert Fuzzy().spec == "fuzzy,and=product,or=sum,not=one_minus,calib=sigmoid,fit=anchors,k=100"
+
+
+CORPUS = [
+    "Vitamin D supports the immune system and lowers the risk of respiratory infections.",
+    "Vitamin D helps the body absorb calcium for strong bone growth and bone density.",
+    "Calcium and bone health in older adults.",
+    "Vitamin D deficiency is linked to low mood and fatigue.",
+    "The weather was sunny all week.",
+    "Vitamin C is found in citrus fruit.",
+]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"sigmoid_fit": "cdf"},
+        {"calibration": "minmax"},
+        {"calibration": "rank"},
+        {"calibration": "none"},
+    ],
+)
+def test_bm25_vitamin_d_not_bone(params: dict[str, str]) -> None:
+    scorer = BM25Scorer.build(CORPUS)
+    r = Fuzzy(**params).rank(['"vitamin D" AND NOT "bone"'], scorer, 6)[0]
+    order = r.doc_idx.tolist()
+    assert order.index(0) < order.index(1)
+    assert order.index(3) < order.index(1)
+    assert order.index(2) > order.index(0)  # bone without vitamin D is no better

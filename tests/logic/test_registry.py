@@ -1,0 +1,103 @@
+"""Composer specs NAME[,key=value,...]: parsing, validation, systems and run file names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from logir.data.dataset import Dataset, Document, Topic
+from logir.errors import LogirError
+from logir.eval.runner import evaluate
+from logir.eval.systems import parse_system
+from logir.logic import get_composer
+from logir.logic.base import parse_spec
+from logir.logic.flat import Flat
+from logir.logic.fuzzy import Fuzzy
+from logir.logic.sets import Sets
+
+
+def test_names_and_defaults() -> None:
+    assert isinstance(get_composer("flat"), Flat)
+    assert isinstance(get_composer("sets"), Sets)
+    fz = get_composer("fuzzy")
+    assert isinstance(fz, Fuzzy)
+    assert (fz.and_op, fz.or_op, fz.not_op, fz.k) == ("product", "sum", "one_minus", 100)
+
+
+def test_parameters_are_converted() -> None:
+    fz = get_composer(" fuzzy, and=min ,or=max,not=inverse,calib=minmax,k=50 ")
+    assert isinstance(fz, Fuzzy)
+    assert (fz.and_op, fz.or_op, fz.not_op, fz.calibration, fz.k) == (
+        "min",
+        "max",
+        "inverse",
+        "minmax",
+        50,
+    )
+    fixed = get_composer("fuzzy,tau=1.5,lam=-2e-1")
+    assert isinstance(fixed, Fuzzy)
+    assert (fixed.calibration, fixed.tau, fixed.lam) == ("sigmoid", 1.5, -0.2)
+    cdf = get_composer("fuzzy,fit=cdf")
+    assert isinstance(cdf, Fuzzy) and cdf.sigmoid_fit == "cdf"
+    sets = get_composer("sets,depth=20")
+    assert isinstance(sets, Sets) and sets.depth == 20
+    assert parse_spec("fuzzy,and=min") == ("fuzzy", {"and": "min"})
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragments"),
+    [
+        ("fizzy", ["'fizzy'", "flat, fuzzy, sets"]),
+        ("fuzzy,depth=3", ["'depth'", "and, or, not, calib, fit, k, tau, lam"]),
+        ("fuzzy,fit=spline", ["'spline'", "anchors, cdf"]),
+        ("fuzzy,calib=rank,fit=cdf", ["fit only applies"]),
+        ("fuzzy,and=max", ["'max'", "'and'", "product, sum, min"]),
+        ("fuzzy,calib=platt", ["'platt'", "none, minmax, sigmoid, rank"]),
+        ("fuzzy,k=ten", ["'ten'", "'k'", "integer"]),
+        ("fuzzy,k=0", ["'k'", ">= 1"]),
+        ("fuzzy,tau=x,lam=1", ["'tau'", "number"]),
+        ("fuzzy,and", ["'and'", "key=value"]),
+        ("fuzzy,", ["key=value"]),
+        ("fuzzy,k=1,k=2", ["'k'", "twice"]),
+        ("fuzzy,tau=0.5", ["tau", "lam"]),
+        ("fuzzy,calib=rank,tau=0.5,lam=2", ["calib=sigmoid"]),
+        ("flat,k=3", ["'k'", "allowed: none"]),
+        ("sets,depth=-1", ["'depth'"]),
+    ],
+)
+def test_bad_specs_say_what_is_allowed(spec: str, fragments: list[str]) -> None:
+    with pytest.raises(LogirError) as info:
+        get_composer(spec)
+    for fragment in fragments:
+        assert fragment in str(info.value)
+
+
+def test_system_names_split_on_the_first_colon() -> None:
+    spec = parse_system("dense:fuzzy,and=min")
+    assert (spec.retriever, spec.composer) == ("dense", "fuzzy,and=min")
+    assert spec.file_stem == "dense_fuzzy,and=min"
+    with pytest.raises(LogirError):
+        parse_system("bm25:fuzzy,and=nope")
+
+
+def test_eval_end_to_end_writes_the_run_file(tmp_path: Path) -> None:
+    docs = [
+        Document("d1", "vitamin D supports the immune system"),
+        Document("d2", "vitamin D builds strong bone"),
+        Document("d3", "bone health needs calcium"),
+        Document("d4", "sunny weather all week"),
+    ]
+    topics = [
+        Topic("q1", '"vitamin D" AND NOT "bone"', facets={"type": "not"}),
+        Topic("q2", '"bone" AND "calcium"', facets={"type": "and"}),
+    ]
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}}
+    ds = Dataset("tiny", docs, topics, qrels, violating={"q1": ["d2"]})
+    systems = ["bm25", "bm25:fuzzy,and=min", "bm25:sets"]
+    res = evaluate(ds, systems, depth=4, runs_dir=tmp_path)
+    assert (tmp_path / "bm25_fuzzy,and=min.trec").is_file()
+    by_name = {s.name: s for s in res.systems}
+    assert by_name["bm25:fuzzy,and=min"].overall["PairAcc"] == 1.0
+    assert by_name["bm25:sets"].overall["PairAcc"] == 1.0
+    assert by_name["bm25:fuzzy,and=min"].overall["nDCG@10"] == 1.0
