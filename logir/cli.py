@@ -176,11 +176,15 @@ def eval_cmd(
     measure: Annotated[
         list[str], typer.Option("--measure", "-m", help="Standard measures (default set if none).")
     ] = None,  # type: ignore[assignment]
+    split: Annotated[
+        str, typer.Option(help="all, or the deterministic tune / test split of the queries.")
+    ] = "all",
     limit: Annotated[int | None, typer.Option(help="Only the first N queries.", min=1)] = None,
     model: Annotated[str | None, typer.Option(help="Dense model name or path.")] = None,
 ) -> None:
     """Evaluate systems on a benchmark: tables by query type, TREC runs, JSON."""
     from logir.data.benchmarks import load_benchmark
+    from logir.data.splits import select_split
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
     from logir.eval.runner import evaluate
@@ -189,7 +193,7 @@ def eval_cmd(
     systems = system or ["bm25"]
     for s in systems:
         parse_system(s)
-    ds = load_benchmark(dataset, data)
+    ds = select_split(load_benchmark(dataset, data), split)
     if limit is not None:
         ds = ds.subset({t.id for t in ds.queries[:limit]})
     err.print(f"[dim]{ds!r}[/dim]")
