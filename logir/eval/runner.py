@@ -75,14 +75,19 @@ def evaluate(
     cache_dir: Path | None = None,
     progress: Progress | None = None,
     batch_size: int = 256,
+    pool: ScorerPool | None = None,
 ) -> EvalResult:
-    """Evaluate each named system on ``dataset``; write one TREC run per system into runs_dir."""
+    """Evaluate each named system on ``dataset``; write one TREC run per system into runs_dir.
+
+    ``pool`` reuses scorers already built over the same corpus (tuning loops).
+    """
     specs = [parse_system(s) for s in systems]
     measures = list(measures or DEFAULT_MEASURES)
     for m in measures:
         M.parse_measure(m)
     topics = [t for t in dataset.queries if t.id in dataset.qrels]
-    pool = ScorerPool(dataset.corpus, dense_model=dense_model, cache_dir=cache_dir)
+    if pool is None:
+        pool = ScorerPool(dataset.corpus, dense_model=dense_model, cache_dir=cache_dir)
     results = []
     for spec in specs:
         results.append(

@@ -1,0 +1,95 @@
+"""Choose the `auto` composer's parameters on the tuning splits only.
+
+    python bench/tune_auto.py --out results/tune_auto.json
+
+For every configuration of the grid it evaluates `hybrid:auto,...` on the tune split of each
+dataset and prints nDCG@10 and PairAcc; the selection rule is the mean over datasets of
+(nDCG@10 + PairAcc where defined) minus a penalty for any ComLQ query type that falls more than
+one point below flat. Test splits are never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+from pathlib import Path
+
+from logir.data.benchmarks import load_benchmark
+from logir.data.splits import select_split
+from logir.eval.runner import evaluate
+from logir.eval.systems import ScorerPool
+
+DATA = Path(os.environ.get("LOGIR_SHARED_DATASETS", "../shared/datasets"))
+SETS = {
+    "negconstraint": "negconstraint",
+    "boolquestions": "boolquestions-not",
+    "excluir": "excluir",
+    "comlq": "comlq",
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--beta", default="0.2,0.4,0.6")
+    ap.add_argument("--tau", default="0,0.2,0.4")
+    ap.add_argument("--pos-dense", default="0.5,1.0")
+    ap.add_argument("--neg-dense", default="0.5")
+    ap.add_argument("--flat-weight", default="0,0.5")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    grid = list(
+        itertools.product(
+            *(
+                map(float, v.split(","))
+                for v in (args.beta, args.tau, args.pos_dense, args.neg_dense, args.flat_weight)
+            )
+        )
+    )
+    data = {}
+    for name, folder in SETS.items():
+        ds = select_split(load_benchmark(name, DATA / folder), "tune")
+        data[name] = (ds, ScorerPool(ds.corpus))
+    base = {n: evaluate(ds, ["hybrid"], pool=pool).systems[0] for n, (ds, pool) in data.items()}
+    rows = []
+    for beta, tau, pd, nd, fw in grid:
+        spec = (
+            f"hybrid:auto,beta={beta:g},tau={tau:g},pos_dense={pd:g},neg_dense={nd:g},"
+            f"flat_weight={fw:g}"
+        )
+        row: dict = {"system": spec}
+        objective = []
+        for name, (ds, pool) in data.items():
+            s = evaluate(ds, [spec], pool=pool).systems[0]
+            row[name] = {k: s.overall.get(k) for k in ("nDCG@10", "PairAcc")}
+            objective.append(s.overall["nDCG@10"] + s.overall.get("PairAcc", s.overall["nDCG@10"]))
+            if name == "comlq":
+                worst = min(
+                    s.breakdown["type"][t]["nDCG@10"] - base[name].breakdown["type"][t]["nDCG@10"]
+                    for t in s.breakdown["type"]
+                )
+                row["comlq_worst_type_diff"] = worst
+                objective.append(-10.0 * max(0.0, -worst - 0.01))
+        row["objective"] = sum(objective) / len(data)
+        rows.append(row)
+        cells = "  ".join(
+            f"{n} {100 * row[n]['nDCG@10']:.1f}/"
+            + (f"{100 * row[n]['PairAcc']:.1f}" if row[n]["PairAcc"] is not None else "-")
+            for n in data
+        )
+        print(
+            f"{spec:70s} {cells}  comlq worst type {100 * row['comlq_worst_type_diff']:+.1f}"
+            f"  obj {row['objective']:.3f}",
+            flush=True,
+        )
+    best = max(rows, key=lambda r: r["objective"])
+    print("flat hybrid:", {n: round(100 * b.overall["nDCG@10"], 1) for n, b in base.items()})
+    print("best:", best["system"])
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"grid": rows, "best": best}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

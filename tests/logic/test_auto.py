@@ -1,0 +1,78 @@
+"""The exclusion formula (`hybrid`) and its cue policy (`auto`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logir.index.lexical import BM25Scorer
+from logir.logic import get_composer
+from logir.logic.auto import plan_query
+
+
+def test_plan_follows_the_policy() -> None:
+    # explicit syntax: the user's NOT is an exclusion whatever the policy
+    p = plan_query('"vitamin D" AND NOT "bone health"', "cues")
+    assert p.kind == "exclude" and p.positive == "vitamin D" and p.negated == ("bone health",)
+    # an exclusion cue in natural language
+    p = plan_query("Aaron's profile, but don't mention Moses.", "cues")
+    assert p.kind == "exclude" and p.negated == ("Moses",)
+    # a negated property of the answer: auto stays flat, hybrid penalises
+    text = "Which actor starred in a film by Steven Spielberg but is not American?"
+    assert plan_query(text, "cues").kind == "flat"
+    assert plan_query(text, "always").kind == "exclude"
+    assert plan_query("symptoms of strep throat", "always").kind == "flat"
+    assert plan_query('"a" AND NOT "b"', "never").kind == "flat"
+
+
+def test_hand_computed_scores(fake) -> None:
+    # P = "a" / best("a") = [1, .5, .25]; N = "b" / best("b") = [0, 1, .5]
+    scorer = fake({"a": [4, 2, 1], "b": [0, 2, 1]})
+    comp = get_composer("hybrid,beta=0.5")
+    s = comp.score('"a" AND NOT "b"', scorer, np.array([0, 1, 2]))
+    assert s.tolist() == pytest.approx([1.0, 0.5 - 0.5, 0.25 - 0.25])
+    # tau = 0.5: only the part of N above 0.5 counts, rescaled: N' = [0, 1, 0]
+    s = get_composer("hybrid,beta=0.5,tau=0.5").score('"a" AND NOT "b"', scorer, np.arange(3))
+    assert s.tolist() == pytest.approx([1.0, 0.0, 0.25])
+
+
+def test_rank_and_score_agree_and_evidence_adds_up(fake) -> None:
+    scorer = fake({"a": [4, 2, 1, 3], "b": [0, 2, 1, 3], "c": [1, 0, 0, 1]})
+    comp = get_composer("hybrid,beta=0.7")
+    q = '"a" AND NOT "b" AND NOT "c"'
+    (r,) = comp.rank([q], scorer, 4)
+    assert sorted(r.doc_idx.tolist()) == [0, 1, 2, 3]
+    assert r.scores.tolist() == pytest.approx(comp.score(q, scorer, r.doc_idx).tolist())
+    total = np.sum(list(r.evidence.values()), axis=0)
+    assert total.tolist() == pytest.approx(r.scores.tolist())
+    assert set(r.evidence) == {"a", "NOT b", "NOT c"}
+    assert r.logical_form == q
+
+
+def test_purely_negative_query_ranks_every_document(fake) -> None:
+    scorer = fake({"b": [3, 0, 1]})
+    (r,) = get_composer("hybrid").rank(['NOT "b"'], scorer, 3)
+    assert r.doc_idx.tolist() == [1, 2, 0]
+
+
+def test_exclusion_beats_flat_on_a_real_corpus() -> None:
+    docs = [
+        "Vitamin D benefits include stronger bones and protection against bone loss.",
+        "Vitamin D benefits the immune system and may lift mood in winter.",
+        "Bone health depends on calcium.",
+    ]
+    bm25 = BM25Scorer.build(docs)
+    q = "benefits of vitamin D, excluding bone health"
+    flat = get_composer("flat").rank([q], bm25, 3)[0]
+    auto = get_composer("auto").rank([q], bm25, 3)[0]
+    assert flat.doc_idx[0] in (0, 2)  # similarity returns what the query excludes
+    assert auto.doc_idx[0] == 1
+
+
+def test_bad_parameters_are_rejected() -> None:
+    from logir.errors import LogirError
+
+    with pytest.raises(LogirError, match="tau"):
+        get_composer("auto,tau=1.5")
+    with pytest.raises(LogirError, match="allowed"):
+        get_composer("auto,gamma=1")
