@@ -74,19 +74,26 @@ def index_cmd(
     corpus: Annotated[Path, typer.Argument(help="A BEIR folder or a JSONL file of passages.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Index directory to write.")],
     retriever: Annotated[
-        list[str], typer.Option("--retriever", "-r", help="bm25 and/or dense (default both).")
+        list[str],
+        typer.Option("--retriever", "-r", help="bm25, dense and/or splade (default bm25, dense)."),
     ] = None,  # type: ignore[assignment]
     model: Annotated[str | None, typer.Option(help="Dense model name or path.")] = None,
+    splade_model: Annotated[
+        str | None, typer.Option(help="SPLADE model name or path (default splade-tiny).")
+    ] = None,
 ) -> None:
     """Build the on-disk indexes of a corpus."""
-    from logir.index.store import build_index, load_corpus
+    from logir.index.store import RETRIEVERS, build_index, load_corpus
 
     retrievers = tuple(retriever or ("bm25", "dense"))
-    unknown = set(retrievers) - {"bm25", "dense"}
+    unknown = set(retrievers) - set(RETRIEVERS)
     if unknown:
-        raise LogirError(f"unknown retriever {sorted(unknown)[0]!r}; known: bm25, dense")
+        known = ", ".join(RETRIEVERS)
+        raise LogirError(f"unknown retriever {sorted(unknown)[0]!r}; known: {known}")
     docs = load_corpus(corpus)
-    path = build_index(docs, out_dir, retrievers=retrievers, dense_model=model)
+    path = build_index(
+        docs, out_dir, retrievers=retrievers, dense_model=model, splade_model=splade_model
+    )
     out.print(f"indexed {len(docs)} documents with {', '.join(retrievers)} -> {path}")
 
 
@@ -96,10 +103,13 @@ def search_cmd(
     query: Annotated[str, typer.Argument(help="The query text.")],
     k: Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=10000)] = 10,
     retriever: Annotated[
-        str, typer.Option("--retriever", "-r", help="bm25, dense or hybrid.")
+        str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")
     ] = "",
     composer: Annotated[
-        str, typer.Option(help="flat, fuzzy or sets, with options: fuzzy,and=min,calib=minmax.")
+        str,
+        typer.Option(
+            help="flat, fuzzy, sets or vectors, with options: fuzzy,and=min,calib=minmax."
+        ),
     ] = "flat",
     as_json: Annotated[bool, typer.Option("--json", help="Print hits as JSON.")] = False,
     explain: Annotated[

@@ -11,7 +11,7 @@ from logir.errors import LogirError
 from logir.index.base import Scorer
 from logir.logic.base import Composer, get_composer
 
-RETRIEVERS = ("bm25", "dense", "hybrid")
+RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class SystemSpec:
 
 
 def parse_system(name: str) -> SystemSpec:
-    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy`` ... into a SystemSpec."""
+    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy``, ``splade:vectors`` ... into a SystemSpec."""
     retriever, _, composer = name.strip().partition(":")
     if retriever not in RETRIEVERS:
         raise LogirError(
@@ -76,6 +76,10 @@ class ScorerPool:
             from logir.index.hybrid import HybridScorer
 
             return HybridScorer(self.get("bm25"), self.get("dense"), alpha=self.hybrid_alpha)
+        if retriever == "splade":
+            from logir.index.sparse import SparseScorer
+
+            return SparseScorer.build(self.texts, encoder="splade", cache_dir=self.cache_dir)
         raise LogirError(f"unknown retriever {retriever!r}; known: {', '.join(RETRIEVERS)}")
 
 

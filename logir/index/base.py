@@ -1,8 +1,10 @@
-"""The Scorer contract: term texts in, document scores out. A scorer knows nothing about logic."""
+"""The Scorer contract: term texts in, document scores out. A scorer knows nothing about logic.
+
+A `VectorScorer` also exposes its vector space, for composers that build query vectors."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -29,6 +31,30 @@ class Scorer(Protocol):
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]: ...
 
 
+@runtime_checkable
+class VectorScorer(Scorer, Protocol):
+    """A scorer whose score is the dot product of a query vector and a document vector.
+
+    - ``lexical``: True when each dimension is a vocabulary term (sparse), False for dense.
+    - ``dim``: the length of the vectors.
+    - ``encode_queries(texts)`` -> ``[len(texts), dim]`` (a scipy CSR matrix or an array).
+    - ``dot(vectors, doc_idx)`` -> float32 ``[m, len(doc_idx)]``: each value depends only on its
+      query vector and its document, never on the other rows asked for.
+    - ``search_vectors(vectors, k)``: top-k documents of each vector, as ``search``.
+    """
+
+    lexical: bool
+
+    @property
+    def dim(self) -> int: ...
+
+    def encode_queries(self, texts: list[str]) -> Any: ...
+
+    def dot(self, vectors: Any, doc_idx: np.ndarray) -> np.ndarray: ...
+
+    def search_vectors(self, vectors: Any, k: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+
 def topk(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Row-wise top-k of a dense score matrix, best first, ties broken by lower index.
 
@@ -52,3 +78,62 @@ def topk(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         idx = np.pad(idx, ((0, 0), (0, k - k_eff)), constant_values=-1)
         top = np.pad(top, ((0, 0), (0, k - k_eff)), constant_values=-np.inf)
     return idx, top
+
+
+def sparse_row_topk(
+    docs: np.ndarray, scores: np.ndarray, k: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Top-k of a sparse score row over `n` documents (absent documents score 0)."""
+    if 0 < k <= len(docs):
+        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+        if kth > 0:  # k stored scores beat every absent document: no zero-score filler needed
+            keep = np.flatnonzero(scores >= kth)
+            order = keep[np.lexsort((docs[keep], -scores[keep]))[:k]]
+            return docs[order], scores[order]
+    # the k lowest rows with no entry are the only zero-score documents that can make the top k
+    span = min(n, k + len(docs))
+    present = np.zeros(span, dtype=bool)
+    present[docs[docs < span]] = True
+    fill = np.flatnonzero(~present)[:k]
+    cand_d = np.concatenate([docs, fill])
+    cand_s = np.concatenate([scores, np.zeros(len(fill), dtype=np.float32)])
+    if len(cand_s) > k:
+        kth = np.partition(-cand_s, k - 1)[k - 1]
+        keep = -cand_s <= kth  # ties at the boundary stay, resolved by row below
+        cand_d, cand_s = cand_d[keep], cand_s[keep]
+    order = np.lexsort((cand_d, -cand_s))[:k]
+    return cand_d[order], cand_s[order]
+
+
+@runtime_checkable
+class QueryBatch(Protocol):
+    """Texts a scorer has read once (tokenised, embedded), to search and score without re-reading.
+
+    - ``search(k)``: the same as ``scorer.search(texts, k)``.
+    - ``score(rows, doc_idx)``: the same numbers as ``scorer.score(texts[rows], doc_idx)``.
+
+    A scorer may offer ``prepare(texts) -> QueryBatch``; :func:`prepare` falls back to plain calls.
+    """
+
+    def search(self, k: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray: ...
+
+
+class _PlainBatch:
+    """A QueryBatch for scorers without ``prepare``: each call goes to the scorer."""
+
+    def __init__(self, scorer: Scorer, texts: list[str]) -> None:
+        self._scorer, self._texts = scorer, list(texts)
+
+    def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        return self._scorer.search(self._texts, k)
+
+    def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
+        return self._scorer.score(self._texts[rows], doc_idx)
+
+
+def prepare(scorer: Scorer, texts: list[str]) -> QueryBatch:
+    """``scorer.prepare(texts)`` where the scorer has it, else a batch of plain calls."""
+    own = getattr(scorer, "prepare", None)
+    return own(list(texts)) if callable(own) else _PlainBatch(scorer, texts)

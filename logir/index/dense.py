@@ -14,8 +14,9 @@ import os
 import re
 import tempfile
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -95,22 +96,34 @@ def _slug(model_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("_.")[-80:] or "model"
 
 
+def cache_path(
+    kind: str, model_id: str, texts: list[str], cache_dir: str | Path | None, suffix: str
+) -> Path:
+    """Where document vectors of one `kind` for `texts` under `model_id` are cached."""
+    key = corpus_sha256(texts)[:16]
+    return cache_root(cache_dir) / kind / f"{_slug(model_id)}-{key}{suffix}"
+
+
 def embedding_cache_path(model_id: str, texts: list[str], cache_dir: str | Path | None) -> Path:
     """Where the document embeddings of `texts` under `model_id` are cached."""
-    key = corpus_sha256(texts)[:16]
-    return cache_root(cache_dir) / "embeddings" / f"{_slug(model_id)}-{key}.npy"
+    return cache_path("embeddings", model_id, texts, cache_dir, ".npy")
 
 
-def _save_npy_atomic(path: Path, arr: np.ndarray) -> None:
+def save_atomic(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Call `write` on a temporary sibling of `path`, then rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.save(fh, arr)
+            write(fh)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _save_npy_atomic(path: Path, arr: np.ndarray) -> None:
+    save_atomic(path, lambda fh: np.save(fh, arr))
 
 
 class DenseScorer:
@@ -118,6 +131,7 @@ class DenseScorer:
 
     name = "dense"
     score_range = "cosine in [-1, 1]"
+    lexical = False
 
     def __init__(self, embeddings: np.ndarray, model: str | None = None) -> None:
         self.model_id = model or DEFAULT_MODEL
@@ -206,6 +220,40 @@ class DenseScorer:
             self._queries.popitem(last=False)
         return out
 
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        """Query vectors (the embeddings), as the VectorScorer protocol names them."""
+        return self.embed(texts)
+
+    def dot(self, vectors: np.ndarray, doc_idx: np.ndarray) -> np.ndarray:
+        """Dot products ``[m, len(doc_idx)]`` of any query vectors with the rows `doc_idx`.
+
+        Summed by numpy's own loop, not BLAS, so a value is the same whatever other rows are asked.
+        """
+        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        if q.shape[1] != self.dim:
+            raise LogirError(f"query vectors have {q.shape[1]} dimensions, the index {self.dim}")
+        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+        if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= self.n_docs):
+            raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
+        docs = np.asarray(self.embeddings[doc_idx], dtype=np.float32)
+        return np.einsum("md,cd->mc", q, docs, optimize=False).astype(np.float32)
+
+    def search_vectors(self, vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact top-k by dot product for any query vectors; as ``search``."""
+        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        m = len(q)
+        idx = np.full((m, k), -1, dtype=np.int64)
+        val = np.full((m, k), -np.inf, dtype=np.float32)
+        if m == 0 or k <= 0 or self.n_docs == 0:
+            return idx, val
+        step = max(1, _SCORE_BUDGET // self.n_docs)
+        for start in range(0, m, step):
+            s = np.asarray(q[start : start + step] @ self.embeddings.T, dtype=np.float32)
+            top_i, top_s = topk(s, k)
+            idx[start : start + len(s), : top_i.shape[1]] = top_i
+            val[start : start + len(s), : top_s.shape[1]] = top_s
+        return idx, val
+
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
         """Cosine similarities ``[len(texts), n]``, or only the columns `doc_idx`."""
         q = self.embed(texts)
@@ -220,19 +268,7 @@ class DenseScorer:
 
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact top-k by cosine, best first (ties by lower row); padded with -1 / -inf."""
-        m = len(texts)
-        idx = np.full((m, k), -1, dtype=np.int64)
-        val = np.full((m, k), -np.inf, dtype=np.float32)
-        if m == 0 or k <= 0 or self.n_docs == 0:
-            return idx, val
-        q = self.embed(texts)
-        step = max(1, _SCORE_BUDGET // self.n_docs)
-        for start in range(0, m, step):
-            s = np.asarray(q[start : start + step] @ self.embeddings.T, dtype=np.float32)
-            top_i, top_s = topk(s, k)
-            idx[start : start + len(s), : top_i.shape[1]] = top_i
-            val[start : start + len(s), : top_s.shape[1]] = top_s
-        return idx, val
+        return self.search_vectors(self.embed(texts), k)
 
     def __repr__(self) -> str:
         return f"DenseScorer(model={self.model_id!r}, n_docs={self.n_docs}, dim={self.dim})"

@@ -10,6 +10,7 @@ bit for bit.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from logir.errors import LogirError
+from logir.index.base import sparse_row_topk
 
 PARAMS_FILE = "logir_bm25.json"
 _CHUNK = 256  # queries per sparse product
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
+_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
 
 
 class BM25Scorer:
@@ -33,6 +36,7 @@ class BM25Scorer:
         self._bm25 = retriever
         self.params = dict(params)
         self._stemmer = _make_stemmer(self.params.get("stemmer"))
+        self._stopwords = _stopword_set(self.params.get("stopwords"))
         s = retriever.scores
         n = int(s["num_docs"])
         vocab_size = len(s["indptr"]) - 1
@@ -112,18 +116,17 @@ class BM25Scorer:
         return self._n
 
     def tokenize(self, texts: list[str]) -> list[list[str]]:
-        """The stemmed, stop-word-free tokens of each text, as the index sees them."""
-        import bm25s
+        """The stemmed, stop-word-free tokens of each text, as the index sees them.
 
-        if not texts:
-            return []
-        return bm25s.tokenize(
-            list(texts),
-            stopwords=self.params.get("stopwords"),
-            stemmer=self._stemmer,
-            return_ids=False,
-            show_progress=False,
-        )
+        The same tokens as ``bm25s.tokenize`` (lower-cased, its token pattern, stop words
+        dropped, then stemmed) without its per-call set-up, which dominates short queries.
+        """
+        stop, stemmer = self._stopwords, self._stemmer
+        out = []
+        for text in texts:
+            toks = [t for t in _TOKEN.findall(text.lower()) if t not in stop]
+            out.append(stemmer.stemWords(toks) if stemmer is not None and toks else toks)
+        return out
 
     def _token_ids(self, texts: list[str]) -> list[np.ndarray]:
         """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
@@ -132,6 +135,34 @@ class BM25Scorer:
         for toks in self.tokenize(texts):
             ids = [i for t in toks if (i := self._vocab.get(t)) is not None and i < vsize]
             out.append(np.asarray(ids, dtype=np.int64))
+        return out
+
+    @property
+    def postings(self) -> sp.csr_matrix:
+        """Each vocabulary token's BM25 contribution to each document, ``[vocab, n_docs]``."""
+        return self._postings
+
+    @property
+    def vocabulary(self) -> list[str]:
+        """The indexed tokens by vocabulary id."""
+        out = [""] * self._postings.shape[0]
+        for tok, i in self._vocab.items():
+            if i < len(out):
+                out[i] = tok
+        return out
+
+    def term_vectors(self, texts: list[str]) -> sp.csr_matrix:
+        """Bag-of-tokens vectors ``[len(texts), vocab]`` (token counts), so that
+        ``term_vectors(q) @ postings`` is the BM25 score without the non-occurrence constant."""
+        ids = self._token_ids(texts)
+        indptr = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum([len(i) for i in ids], out=indptr[1:])
+        flat = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
+        out = sp.csr_matrix(
+            (np.ones(len(flat), dtype=np.float32), flat, indptr),
+            shape=(len(ids), self._postings.shape[0]),
+        )
+        out.sum_duplicates()
         return out
 
     def _sparse_scores(
@@ -187,21 +218,14 @@ class BM25Scorer:
         m = len(texts)
         idx = np.full((m, k), -1, dtype=np.int64)
         val = np.full((m, k), -np.inf, dtype=np.float32)
-        k_eff = min(k, self._n)
-        if k_eff <= 0:
-            return idx, val
         for start in range(0, m, _CHUNK):
-            ids = self._token_ids(texts[start : start + _CHUNK])
-            res = self._sparse_scores(ids)
-            offsets = self._offsets(ids)
-            for r in range(len(ids)):
-                lo, hi = res.indptr[r], res.indptr[r + 1]
-                docs = res.indices[lo:hi].astype(np.int64)
-                sc = res.data[lo:hi]
-                top_d, top_s = _row_topk(docs, sc, k_eff, self._n)
-                idx[start + r, :k_eff] = top_d
-                val[start + r, :k_eff] = top_s + offsets[r]
+            i, v = self.prepare(texts[start : start + _CHUNK]).search(k)
+            idx[start : start + len(i)], val[start : start + len(v)] = i, v
         return idx, val
+
+    def prepare(self, texts: list[str]) -> BM25Batch:
+        """`texts` tokenised once, for ``search`` and ``score`` from one sparse product."""
+        return BM25Batch(self, texts)
 
     def match_set(self, term: str) -> np.ndarray:
         """Rows (sorted) of documents containing every stemmed, non-stop token of `term`.
@@ -230,23 +254,78 @@ class BM25Scorer:
         return f"BM25Scorer(n_docs={self._n}, vocab={self._postings.shape[0]}, {self.params})"
 
 
-def _row_topk(
-    docs: np.ndarray, scores: np.ndarray, k: int, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Top-k of a sparse score row over `n` documents (absent documents score 0)."""
-    # the k lowest rows with no entry are the only zero-score documents that can make the top k
-    span = min(n, k + len(docs))
-    present = np.zeros(span, dtype=bool)
-    present[docs[docs < span]] = True
-    fill = np.flatnonzero(~present)[:k]
-    cand_d = np.concatenate([docs, fill])
-    cand_s = np.concatenate([scores, np.zeros(len(fill), dtype=np.float32)])
-    if len(cand_s) > k:
-        kth = np.partition(-cand_s, k - 1)[k - 1]
-        keep = -cand_s <= kth  # ties at the boundary stay, resolved by row below
-        cand_d, cand_s = cand_d[keep], cand_s[keep]
-    order = np.lexsort((cand_d, -cand_s))[:k]
-    return cand_d[order], cand_s[order]
+class BM25Batch:
+    """Texts tokenised once, with their sparse BM25 rows over all documents computed at most once.
+
+    ``search(k)`` equals ``BM25Scorer.search(texts, k)`` and ``score(rows, doc_idx)`` equals
+    ``BM25Scorer.score(texts[rows], doc_idx)`` bit for bit: both read the same float32 sums.
+    Holds one sparse row per text, so callers batch a bounded number of texts (as ``search``).
+    """
+
+    def __init__(self, scorer: BM25Scorer, texts: list[str]) -> None:
+        self._scorer = scorer
+        self._ids = scorer._token_ids(list(texts))
+        self._offsets = scorer._offsets(self._ids)
+        self._sums: sp.csr_matrix | None = None
+
+    def sums(self) -> sp.csr_matrix:
+        """BM25 sums without the non-occurrence constant, sparse ``[len(texts), n_docs]``."""
+        if self._sums is None:
+            self._sums = self._scorer._sparse_scores(self._ids)
+        return self._sums
+
+    def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k per text, as ``BM25Scorer.search``."""
+        m, n = len(self._ids), self._scorer.n_docs
+        idx = np.full((m, k), -1, dtype=np.int64)
+        val = np.full((m, k), -np.inf, dtype=np.float32)
+        k_eff = min(k, n)
+        if k_eff <= 0 or m == 0:
+            return idx, val
+        res = self.sums()
+        for r in range(m):
+            lo, hi = res.indptr[r], res.indptr[r + 1]
+            docs = res.indices[lo:hi].astype(np.int64)
+            top_d, top_s = sparse_row_topk(docs, res.data[lo:hi], k_eff, n)
+            idx[r, :k_eff] = top_d
+            val[r, :k_eff] = top_s + self._offsets[r]
+        return idx, val
+
+    def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
+        """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
+        n = self._scorer.n_docs
+        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+        if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= n):
+            raise LogirError(f"document rows out of range 0..{n - 1}")
+        r0, r1, step = rows.indices(len(self._ids))
+        if step != 1:
+            raise ValueError("rows must be a contiguous slice")
+        r1 = max(r0, r1)
+        out = np.zeros((r1 - r0, len(doc_idx)), dtype=np.float32)
+        if len(doc_idx) and r1 > r0:
+            res = self.sums()
+            if np.all(doc_idx[1:] > doc_idx[:-1]):  # sorted and unique: the usual candidate rows
+                wanted, inverse = doc_idx, None
+            else:
+                wanted, inverse = np.unique(doc_idx, return_inverse=True)
+            column = np.full(n, -1, dtype=np.int32)  # document row -> column of `wanted`
+            column[wanted] = np.arange(len(wanted))
+            lo, hi = res.indptr[r0], res.indptr[r1]
+            cols = column[res.indices[lo:hi]]
+            text = np.repeat(np.arange(r1 - r0), np.diff(res.indptr[r0 : r1 + 1]))
+            hit = cols >= 0
+            found = np.zeros((r1 - r0, len(wanted)), dtype=np.float32)
+            found[text[hit], cols[hit]] = res.data[lo:hi][hit]
+            out[:] = found if inverse is None else found[:, inverse]
+        out += self._offsets[r0:r1, None]
+        return out
+
+
+def _stopword_set(stopwords: str | list[str] | None) -> frozenset[str]:
+    """The stop words bm25s removes for `stopwords` (a language name, a list, or None)."""
+    from bm25s.tokenization import _infer_stopwords
+
+    return frozenset(_infer_stopwords(stopwords))
 
 
 def _make_stemmer(language: str | None) -> Any:

@@ -5,6 +5,7 @@
       docs.jsonl      one {"id", "title", "text"} per document, in row order
       bm25/           BM25Scorer.save
       dense/          DenseScorer.save
+      splade/         SparseScorer.save (only when asked for: ``retrievers=("splade", ...)``)
 
 An index is written into a temporary sibling directory and renamed into place, so a crash never
 leaves a half-written index behind.
@@ -30,7 +31,7 @@ from logir.index.dense import corpus_sha256
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 DOCS = "docs.jsonl"
-RETRIEVERS = ("bm25", "dense")
+RETRIEVERS = ("bm25", "dense", "splade")
 
 ID_KEYS = ("_id", "id", "doc_id", "docid")
 TEXT_KEYS = ("text", "doc", "contents")
@@ -42,6 +43,7 @@ def build_index(
     retrievers: Sequence[str] = ("bm25", "dense"),
     dense_model: str | None = None,
     show_progress: bool = False,
+    splade_model: str | None = None,
 ) -> Path:
     """Index `docs` with the named retrievers into directory `out` (replacing an older index)."""
     out = Path(out)
@@ -79,6 +81,12 @@ def build_index(
             dense = DenseScorer.build(texts, model=dense_model, show_progress=show_progress)
             dense.save(tmp / "dense")
             params["dense"] = {"model": dense.model_id, "dim": dense.dim}
+        if "splade" in names:
+            from logir.index.sparse import SparseScorer
+
+            splade = SparseScorer.build(texts, model=splade_model, show_progress=show_progress)
+            splade.save(tmp / "splade")
+            params["splade"] = {"model": splade.encoder.model_id, "vocab": splade.dim}
         write_jsonl(tmp / DOCS, ({"id": d.id, "title": d.title, "text": d.text} for d in docs))
         manifest = {
             "logir_index": FORMAT_VERSION,
@@ -151,7 +159,7 @@ class Index:
         return [d.id for d in self.docs]
 
     def scorer(self, name: str) -> Scorer:
-        """The scorer `name` ("bm25" or "dense"), loaded once."""
+        """The scorer `name` ("bm25", "dense" or "splade"), loaded once."""
         if name in self._scorers:
             return self._scorers[name]
         if name not in self.manifest.get("retrievers", {}):
@@ -166,6 +174,10 @@ class Index:
             from logir.index.dense import DenseScorer
 
             scorer = DenseScorer.load(self.path / "dense")
+        elif name == "splade":
+            from logir.index.sparse import SparseScorer
+
+            scorer = SparseScorer.load(self.path / "splade")
         else:
             raise LogirError(f"index {self.path}: unsupported retriever {name!r}")
         if scorer.n_docs != self.n_docs:

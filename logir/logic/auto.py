@@ -11,16 +11,23 @@ the evidence for the j-th excluded term, both on a unit scale (below). Every oth
 flat, by the whole text: when a negation states a property of the answer ("an actor who is not
 American") the relevant passages often mention the negated concept, and penalising it hurts
 (measured on the ComLQ tuning split; see BENCHMARKS.md). ``hybrid`` applies the exclusion formula
-to every query with a NOT; ``auto`` applies it only where the decomposition found an exclusion cue.
+to every query with a NOT; ``auto`` applies it only where the decomposition found an exclusion cue
+("excluding", "other than", "without", "don't mention", a parenthetical exclusion ...) and the
+query is not an entity-seeking question ("Which ...", "Who ...", "Identify ..."), whose negation
+constrains the answer rather than the passages.
 
 Unit scale: BM25 is divided by the text's best BM25 over the corpus; a cosine is used as is for P
 and clipped to [0, 1] for N. Over the hybrid scorer the two parts are mixed with their own weights
 (``pos_dense``, ``neg_dense``). The scale depends only on the query, so ``score`` gives any document
 the number ``rank`` gives it. Evidence entries add up exactly to the returned score.
+
+Defaults (beta 0.2, tau 0.3, pos_dense 1, neg_dense 0.5, flat_weight 0.3) were chosen by
+``bench/tune_auto.py`` on the tuning splits only.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +50,10 @@ EXCLUSION_CUES = frozenset(
         "negation:unrelated",
     }
 )
+
+
+#: a question that asks for an entity: its negation constrains the answer, not the passages
+ENTITY_QUESTION = re.compile(r"^\W*(which|who|whom|whose|identify|name)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -68,7 +79,8 @@ def plan_query(text: str, policy: str) -> Plan:
     if not negated or policy == "never":
         return Plan("flat", text, logical_form=form)
     explicit = u.mode_used == "syntax"
-    if policy == "cues" and not explicit and not EXCLUSION_CUES.intersection(u.notes):
+    no_cue = not EXCLUSION_CUES.intersection(u.notes) or ENTITY_QUESTION.match(text)
+    if policy == "cues" and not explicit and no_cue:
         return Plan("flat", text, logical_form=form)
     return Plan("exclude", text, positive, negated, form)
 
@@ -89,11 +101,11 @@ class Exclusion:
 
     def __init__(
         self,
-        beta: float = 0.4,
+        beta: float = 0.2,
         pos_dense: float = 1.0,
         neg_dense: float = 0.5,
-        tau: float = 0.0,
-        flat_weight: float = 0.0,
+        tau: float = 0.3,
+        flat_weight: float = 0.3,
         k: int = 100,
     ) -> None:
         if max(pos_dense, neg_dense, flat_weight) > 1 or tau >= 1:

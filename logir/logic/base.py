@@ -63,11 +63,20 @@ class Param:
 
 
 def _registry() -> dict[str, type]:
+    from logir.logic.auto import Auto, Exclusion
     from logir.logic.flat import Flat
     from logir.logic.fuzzy import Fuzzy
     from logir.logic.sets import Sets
+    from logir.logic.vectors import Vectors
 
-    return {"flat": Flat, "fuzzy": Fuzzy, "sets": Sets}
+    return {
+        "flat": Flat,
+        "fuzzy": Fuzzy,
+        "sets": Sets,
+        "vectors": Vectors,
+        "hybrid": Exclusion,
+        "auto": Auto,
+    }
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from logir.index.base import Scorer
+from logir.index.base import Scorer, prepare
 
 DEFAULT_K = 100
+BATCH_TEXTS = 256  # texts read and searched together (bounds a scorer's working memory)
 
 
 @dataclass(frozen=True)
@@ -68,38 +69,62 @@ def candidate_sets(
 ) -> list[CandidateSet]:
     """Candidate sets for many queries, each given as ``(term texts, flat text)``.
 
-    All term and flat texts go to the scorer in one ``search`` call.
+    The term and flat texts go to the scorer in batches of whole queries (one batch unless they
+    exceed ``BATCH_TEXTS`` texts), each read once (:func:`~logir.index.base.prepare`): one
+    search over all of them, then each query's term scores on its candidates.
     """
     if k < 1:
         raise ValueError(f"candidate depth k must be at least 1, got {k}")
-    texts: list[str] = []
-    spans: list[tuple[int, int]] = []
-    for term_texts, flat in queries:
-        start = len(texts)
-        texts.extend(term_texts)
-        texts.append(flat)
-        spans.append((start, len(texts)))
-    if not texts:
-        return []
-    idx, top = scorer.search(texts, k)
-    out = []
-    for (term_texts, _), (lo, hi) in zip(queries, spans, strict=True):
-        found = idx[lo:hi].ravel()
-        rows = np.unique(found[found >= 0]).astype(np.int64)
-        scores = (
-            scorer.score(list(term_texts), rows)
-            if term_texts
-            else np.zeros((0, len(rows)), dtype=np.float32)
-        )
-        out.append(
-            CandidateSet(
-                rows=rows,
-                terms=list(term_texts),
-                scores=np.asarray(scores, dtype=np.float32),
-                top_scores=np.asarray(top[lo : hi - 1], dtype=np.float32),
+    out: list[CandidateSet] = []
+    for chunk in _chunks(queries):
+        texts = [t for term_texts, flat in chunk for t in (*term_texts, flat)]
+        batch = prepare(scorer, texts)
+        idx, top = batch.search(k)
+        lo = 0
+        for term_texts, _ in chunk:
+            hi = lo + len(term_texts) + 1
+            found = idx[lo:hi].ravel()
+            rows = sorted_unique(found[found >= 0])
+            scores = (
+                batch.score(slice(lo, hi - 1), rows)
+                if term_texts
+                else np.zeros((0, len(rows)), dtype=np.float32)
             )
-        )
+            out.append(
+                CandidateSet(
+                    rows=rows.astype(np.int64, copy=False),
+                    terms=list(term_texts),
+                    scores=np.asarray(scores, dtype=np.float32),
+                    top_scores=np.asarray(top[lo : hi - 1], dtype=np.float32),
+                )
+            )
+            lo = hi
     return out
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a small integer array by sorting (numpy's hash-based path is slower)."""
+    s = np.sort(values)
+    if len(s) < 2:
+        return s
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
+def _chunks(queries: list[tuple[list[str], str]]) -> list[list[tuple[list[str], str]]]:
+    """Consecutive runs of whole queries with at most BATCH_TEXTS texts (or one query)."""
+    chunks: list[list[tuple[list[str], str]]] = []
+    size = 0
+    for q in queries:
+        n = len(q[0]) + 1
+        if not chunks or size + n > BATCH_TEXTS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(q)
+        size += n
+    return chunks
 
 
 def candidate_set(

@@ -22,3 +22,22 @@ def test_topk_pads_when_k_exceeds_columns() -> None:
     idx, sc = topk(np.array([[1.0, 3.0, 2.0]], dtype=np.float32), 5)
     assert idx.tolist() == [[1, 2, 0, -1, -1]]
     assert np.isneginf(sc[0, 3:]).all()
+
+
+def test_sparse_row_topk_equals_dense_topk() -> None:
+    from logir.index.base import sparse_row_topk
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(1, 60))
+        nnz = int(rng.integers(0, n + 1))
+        docs = rng.permutation(n)[:nnz].astype(np.int64)
+        # few distinct values, so ties (also with the absent documents' 0) are common
+        scores = rng.choice(np.array([-1.0, 0.5, 1.0, 2.0, 3.0], dtype=np.float32), size=nnz)
+        dense = np.zeros(n, dtype=np.float32)
+        dense[docs] = scores
+        for k in {1, min(3, n), n}:  # callers pass k <= n
+            ref_i, ref_s = topk(dense[None], k)
+            got_i, got_s = sparse_row_topk(docs, scores, k, n)
+            assert got_i.tolist() == ref_i[0].tolist()
+            assert got_s.tolist() == ref_s[0].tolist()

@@ -143,3 +143,36 @@ def test_without_stemming_or_stop_words() -> None:
     s = BM25Scorer.build(CORPUS, stemmer=None, stopwords=None)
     assert s.tokenize(["The dogs"]) == [["the", "dogs"]]
     assert s.match_set("dog").tolist() == [0, 6]
+
+
+def test_tokenize_equals_bm25s() -> None:
+    texts = [
+        '"Brother of Moses" AND NOT "Egypt\'s priests"',
+        "Ça va? Über STRASSE running runs 123 a1 x y",
+        "",
+        "the of a",
+    ]
+    for stemmer, stopwords in (("english", "en"), (None, None), ("english", None)):
+        s = BM25Scorer.build(CORPUS, stemmer=stemmer, stopwords=stopwords)
+        stem = Stemmer.Stemmer(stemmer) if stemmer else None
+        ref = bm25s.tokenize(
+            texts, stopwords=stopwords, stemmer=stem, return_ids=False, show_progress=False
+        )
+        assert s.tokenize(texts) == ref
+
+
+@pytest.mark.parametrize("method", ["lucene", "bm25+"])
+def test_prepared_batch_equals_search_and_score(method: str) -> None:
+    s = BM25Scorer.build(CORPUS, method=method)
+    batch = s.prepare(QUERIES)
+    for k in (1, 3, 20):
+        idx, val = batch.search(k)
+        ref_idx, ref_val = s.search(QUERIES, k)
+        np.testing.assert_array_equal(idx, ref_idx)
+        np.testing.assert_array_equal(val, ref_val)
+    rows = np.array([6, 0, 0, 3, 5])
+    for part in (slice(0, len(QUERIES)), slice(1, 4), slice(2, 2)):
+        np.testing.assert_array_equal(batch.score(part, rows), s.score(QUERIES[part], rows))
+    assert batch.score(slice(0, 2), np.zeros(0, dtype=np.int64)).shape == (2, 0)
+    with pytest.raises(LogirError, match="out of range"):
+        batch.score(slice(0, 1), np.array([len(CORPUS)]))

@@ -67,7 +67,7 @@ def test_refuses_to_overwrite_other_data(tmp_path: Path) -> None:
 
 def test_build_errors(tmp_path: Path) -> None:
     with pytest.raises(LogirError, match="unknown retriever"):
-        build_index(DOCS, tmp_path / "idx", retrievers=("bm25", "splade"))
+        build_index(DOCS, tmp_path / "idx", retrievers=("bm25", "colbert"))
     with pytest.raises(LogirError, match="empty corpus"):
         build_index([], tmp_path / "idx", retrievers=("bm25",))
     with pytest.raises(LogirError, match="duplicate document id 'd1'"):

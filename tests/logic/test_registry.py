@@ -48,7 +48,7 @@ def test_parameters_are_converted() -> None:
 @pytest.mark.parametrize(
     ("spec", "fragments"),
     [
-        ("fizzy", ["'fizzy'", "flat, fuzzy, sets"]),
+        ("fizzy", ["'fizzy'", "auto, flat, fuzzy, hybrid, sets, vectors"]),
         ("fuzzy,depth=3", ["'depth'", "and, or, not, calib, fit, k, tau, lam"]),
         ("fuzzy,fit=spline", ["'spline'", "anchors, cdf"]),
         ("fuzzy,calib=rank,fit=cdf", ["fit only applies"]),
