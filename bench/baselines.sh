@@ -4,11 +4,7 @@
 # Usage: bash bench/baselines.sh [DATASET ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${LOGIR_SHARED_DATASETS:-../shared/datasets}
-declare -A PATHS=(
-  [comlq]=comlq [negconstraint]=negconstraint [boolquestions]=boolquestions-not
-  [nevir]=nevir [excluir]=excluir [scifact]=scifact
-)
+. bench/datasets.sh
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(comlq negconstraint boolquestions nevir excluir scifact demo)
 mkdir -p results/baselines

@@ -3,11 +3,7 @@
 # Writes results/composers/<dataset>.{json,md}.   Usage: bash bench/composers.sh [DATASET ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${LOGIR_SHARED_DATASETS:-../shared/datasets}
-declare -A PATHS=(
-  [comlq]=comlq [negconstraint]=negconstraint [boolquestions]=boolquestions-not
-  [nevir]=nevir [excluir]=excluir [scifact]=scifact
-)
+. bench/datasets.sh
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(negconstraint boolquestions excluir nevir scifact comlq)
 SYSTEMS=(-s hybrid -s bm25 -s dense -s bm25:fuzzy -s dense:fuzzy -s bm25:sets
