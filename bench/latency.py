@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import re
@@ -157,9 +158,14 @@ def stand_in_embeddings(real: np.ndarray, n: int, seed: int = SEED) -> np.ndarra
     return tiled
 
 
+def term_texts(query: str) -> list[str]:
+    """The term texts of a query, in order."""
+    return [t.text for t in terms(parse(query))]
+
+
 def flat_text(query: str) -> str:
     """The query's term texts joined by spaces."""
-    return " ".join(t.text for t in terms(parse(query)))
+    return " ".join(term_texts(query))
 
 
 def clear_caches(scorer: Scorer) -> None:
@@ -194,10 +200,30 @@ def measure(scorer: Scorer, queries: list[str], reps: int) -> dict[str, list[flo
     return out
 
 
+def encode_times(scorer: DenseScorer, queries: list[str], reps: int) -> dict[str, list[float]]:
+    """Seconds to embed a flat query (one text) and a logical one (terms + typed text, one call)."""
+    out: dict[str, list[float]] = {"flat": [], "logical": []}
+    for _ in range(reps):
+        for q in queries:
+            texts = {"flat": [flat_text(q)], "logical": [*term_texts(q), q]}
+            for kind, batch in texts.items():
+                clear_caches(scorer)
+                start = time.perf_counter()
+                scorer.embed(batch)
+                out[kind].append(time.perf_counter() - start)
+    return out
+
+
 def summary(seconds: list[float]) -> dict[str, float]:
     """Median and p95 in milliseconds."""
     ms = np.asarray(seconds) * 1e3
     return {"median_ms": float(np.median(ms)), "p95_ms": float(np.percentile(ms, 95))}
+
+
+def _torch_threads() -> int | None:
+    """torch's intra-op thread count, when torch is loaded."""
+    torch = sys.modules.get("torch")
+    return int(torch.get_num_threads()) if torch is not None else None
 
 
 def main() -> int:
@@ -214,6 +240,7 @@ def main() -> int:
     backends = [b for b in args.backends.split(",") if b]
     queries = QUERIES[: args.queries]
 
+    load_before = os.getloadavg()
     pool = real_passages(args.data)
     docs = corpus(pool, max(sizes))
     print(f"{len(pool)} real passages; corpus up to {max(sizes)} documents; {len(queries)} queries")
@@ -226,6 +253,7 @@ def main() -> int:
         )
 
     rows = []
+    encoding: dict[str, dict[str, float]] | None = None
     for n in sizes:
         for backend in backends:
             start = time.perf_counter()
@@ -255,6 +283,9 @@ def main() -> int:
                     }
                 )
             print(f"  {backend} @ {n}: built in {built:.0f} s ({note}), measured", flush=True)
+            if isinstance(scorer, DenseScorer) and encoding is None:
+                enc = encode_times(scorer, queries, args.reps)
+                encoding = {kind: summary(secs) for kind, secs in enc.items()}
 
     print()
     print("| docs | backend | system | median ms | p95 ms | ratio (median) | ratio (p95) |")
@@ -264,6 +295,17 @@ def main() -> int:
             f"| {r['docs']} | {r['backend']} | {r['system']} | {r['median_ms']:.2f} | "
             f"{r['p95_ms']:.2f} | {r['ratio_median']:.2f} | {r['ratio_p95']:.2f} |"
         )
+    if encoding is not None:
+        f, lg = encoding["flat"]["median_ms"], encoding["logical"]["median_ms"]
+        print(
+            f"\ndense query encoding alone (median): flat text {f:.2f} ms, "
+            f"3 terms + typed query in one call {lg:.2f} ms ({lg / f:.2f}x)"
+        )
+    load_after = os.getloadavg()
+    print(
+        f"load average (1 min) {load_before[0]:.2f} at start, {load_after[0]:.2f} at end; "
+        f"torch threads {_torch_threads()}"
+    )
     if args.out:
         meta = {
             "python": platform.python_version(),
@@ -271,10 +313,13 @@ def main() -> int:
             "queries": len(queries),
             "reps": args.reps,
             "rank_k": RANK_K,
-            "encoded_passages": args.encode,
+            "encoded_passages": None if real_emb is None else len(real_emb),
             "noise_std": NOISE,
+            "load_average_1min": [load_before[0], load_after[0]],
+            "torch_threads": _torch_threads(),
         }
-        args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+        result = {"meta": meta, "rows": rows, "dense_encoding": encoding}
+        args.out.write_text(json.dumps(result, indent=2) + "\n")
     return 0
 
 

@@ -300,24 +300,23 @@ class BM25Batch:
         r0, r1, step = rows.indices(len(self._ids))
         if step != 1:
             raise ValueError("rows must be a contiguous slice")
-        r1 = max(r0, r1)
-        out = np.zeros((r1 - r0, len(doc_idx)), dtype=np.float32)
-        if len(doc_idx) and r1 > r0:
+        m = max(r1 - r0, 0)
+        if np.all(doc_idx[1:] > doc_idx[:-1]):  # sorted and unique, as candidate rows are
+            wanted, inverse = doc_idx, None
+        else:
+            wanted, inverse = np.unique(doc_idx, return_inverse=True)
+        found = np.zeros((m, len(wanted)), dtype=np.float32)
+        if m and len(wanted):
             res = self.sums()
-            if np.all(doc_idx[1:] > doc_idx[:-1]):  # sorted and unique: the usual candidate rows
-                wanted, inverse = doc_idx, None
-            else:
-                wanted, inverse = np.unique(doc_idx, return_inverse=True)
-            column = np.full(n, -1, dtype=np.int32)  # document row -> column of `wanted`
-            column[wanted] = np.arange(len(wanted))
-            lo, hi = res.indptr[r0], res.indptr[r1]
+            column = np.full(n, -1, dtype=np.int32)  # document row -> column in `wanted`
+            column[wanted] = np.arange(len(wanted), dtype=np.int32)
+            lo, hi = res.indptr[r0], res.indptr[r0 + m]
             cols = column[res.indices[lo:hi]]
-            text = np.repeat(np.arange(r1 - r0), np.diff(res.indptr[r0 : r1 + 1]))
+            text = np.repeat(np.arange(m), np.diff(res.indptr[r0 : r0 + m + 1]))
             hit = cols >= 0
-            found = np.zeros((r1 - r0, len(wanted)), dtype=np.float32)
             found[text[hit], cols[hit]] = res.data[lo:hi][hit]
-            out[:] = found if inverse is None else found[:, inverse]
-        out += self._offsets[r0:r1, None]
+        out = found if inverse is None else found[:, inverse]
+        out += self._offsets[r0 : r0 + m, None]
         return out
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from logir.index.base import Scorer, prepare
 
 DEFAULT_K = 100
-BATCH_TEXTS = 256  # texts read and searched together (bounds a scorer's working memory)
+BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a scorer holds)
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,14 @@ class CandidateSet:
     - ``scores``: exact scores of each term on ``rows`` ``[m, c]``.
     - ``top_scores``: each term's own top-K scores, best first ``[m, K]`` (-inf padding when the
       corpus holds fewer than K documents).
+    - ``top_rows``: the rows of those top-K scores ``[m, K]`` (-1 padding), when known.
     """
 
     rows: np.ndarray
     terms: list[str]
     scores: np.ndarray
     top_scores: np.ndarray
+    top_rows: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(len(self.rows))
@@ -69,14 +71,16 @@ def candidate_sets(
 ) -> list[CandidateSet]:
     """Candidate sets for many queries, each given as ``(term texts, flat text)``.
 
-    The term and flat texts go to the scorer in batches of whole queries (one batch unless they
-    exceed ``BATCH_TEXTS`` texts), each read once (:func:`~logir.index.base.prepare`): one
-    search over all of them, then each query's term scores on its candidates.
+    All term and flat texts go to the scorer as one batch (:func:`~logir.index.base.prepare`):
+    read once, one search over all of them, then each query's term scores on its candidates.
+    A scorer with its own ``prepare`` keeps per-text state, so it gets batches of whole queries
+    of at most ``BATCH_TEXTS`` texts.
     """
     if k < 1:
         raise ValueError(f"candidate depth k must be at least 1, got {k}")
     out: list[CandidateSet] = []
-    for chunk in _chunks(queries):
+    limit = BATCH_TEXTS if callable(getattr(scorer, "prepare", None)) else None
+    for chunk in _chunks(queries, limit):
         texts = [t for term_texts, flat in chunk for t in (*term_texts, flat)]
         batch = prepare(scorer, texts)
         idx, top = batch.search(k)
@@ -84,7 +88,7 @@ def candidate_sets(
         for term_texts, _ in chunk:
             hi = lo + len(term_texts) + 1
             found = idx[lo:hi].ravel()
-            rows = sorted_unique(found[found >= 0])
+            rows = _sorted_unique(found[found >= 0])
             scores = (
                 batch.score(slice(lo, hi - 1), rows)
                 if term_texts
@@ -96,13 +100,14 @@ def candidate_sets(
                     terms=list(term_texts),
                     scores=np.asarray(scores, dtype=np.float32),
                     top_scores=np.asarray(top[lo : hi - 1], dtype=np.float32),
+                    top_rows=idx[lo : hi - 1],
                 )
             )
             lo = hi
     return out
 
 
-def sorted_unique(values: np.ndarray) -> np.ndarray:
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
     """``np.unique`` of a small integer array by sorting (numpy's hash-based path is slower)."""
     s = np.sort(values)
     if len(s) < 2:
@@ -113,13 +118,15 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return s[keep]
 
 
-def _chunks(queries: list[tuple[list[str], str]]) -> list[list[tuple[list[str], str]]]:
-    """Consecutive runs of whole queries with at most BATCH_TEXTS texts (or one query)."""
+def _chunks(
+    queries: list[tuple[list[str], str]], limit: int | None
+) -> list[list[tuple[list[str], str]]]:
+    """Consecutive runs of whole queries with at most `limit` texts each (or a single query)."""
     chunks: list[list[tuple[list[str], str]]] = []
     size = 0
     for q in queries:
         n = len(q[0]) + 1
-        if not chunks or size + n > BATCH_TEXTS:
+        if not chunks or (limit is not None and size + n > limit):
             chunks.append([])
             size = 0
         chunks[-1].append(q)

@@ -29,6 +29,7 @@ import numpy as np
 
 from logir.index.base import Scorer
 from logir.logic.base import Param, query_of
+from logir.logic.candidates import CandidateSet, candidate_sets
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Query, Term, negated_terms, positive_terms, terms
 
@@ -87,31 +88,29 @@ class Sets:
             elif text not in todo:
                 todo.append(text)
         forms = [query_of(t) for t in todo]
-        texts: list[str] = []
-        for q, text in zip(forms, todo, strict=True):
-            texts += [t.text for t in terms(q)] + [text]
-        if not texts:
-            return [found[t] for t in queries]
-        idx, top = scorer.search(texts, self.depth)
-        at = 0
-        for q, text in zip(forms, todo, strict=True):
-            n = len(terms(q)) + 1
-            res = self._merge(q, idx[at : at + n], top[at : at + n], scorer)
-            at += n
+        # the universe is the candidate set at k = depth: each term's and the flat text's top lists
+        cands = candidate_sets(
+            scorer,
+            [([t.text for t in terms(q)], text) for q, text in zip(forms, todo, strict=True)],
+            self.depth,
+        )
+        for q, text, c in zip(forms, todo, cands, strict=True):
+            res = self._merge(q, c)
             found[text] = res
             self._results[(id(scorer), text)] = (scorer, res)
             if len(self._results) > _STATE_CACHE:
                 self._results.popitem(last=False)
         return [found[t] for t in queries]
 
-    def _merge(self, query: Query, lists: np.ndarray, top: np.ndarray, scorer: Scorer) -> _Result:
-        """Evaluate the set algebra; ``lists``/``top``: each term's top rows and scores, then
-        the flat text's."""
+    def _merge(self, query: Query, cands: CandidateSet) -> _Result:
+        """Evaluate the set algebra over the candidate set (each term's top list and scores)."""
         term_list = terms(query)
-        universe = np.unique(lists[lists >= 0]).astype(np.int64)
-        exact = scorer.score([t.text for t in term_list], universe).astype(np.float64)
+        universe = cands.rows
+        exact = cands.scores.astype(np.float64)
+        lists, top = cands.top_rows, cands.top_scores
+        assert lists is not None
         hit = (lists >= 0) & (top > 0)  # retrieved: a positive score, not top-k padding
-        member = {t.text: np.isin(universe, lists[i][hit[i]]) for i, t in enumerate(term_list)}
+        member = {t.text: _members(universe, lists[i][hit[i]]) for i, t in enumerate(term_list)}
         value = {t.text: exact[i] for i, t in enumerate(term_list)}
 
         def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
@@ -131,9 +130,17 @@ class Sets:
         keep = np.flatnonzero(mask)
         order = keep[np.lexsort((universe[keep], -score[keep]))]
         term_scores: dict[str, np.ndarray] = {}
+        positive, negated = set(positive_terms(query)), set(negated_terms(query))
         for i, t in enumerate(term_list):
-            if t in positive_terms(query):
+            if t in positive:
                 term_scores[str(t)] = exact[i, order].astype(np.float32)
-            if t in negated_terms(query):
+            if t in negated:
                 term_scores[f"NOT {t}"] = exact[i, order].astype(np.float32)
         return _Result(query, universe[order], score[order].astype(np.float32), term_scores)
+
+
+def _members(universe: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Which entries of `universe` (sorted, unique) are in `rows` (all of them in `universe`)."""
+    out = np.zeros(len(universe), dtype=bool)
+    out[np.searchsorted(universe, rows)] = True
+    return out

@@ -74,3 +74,39 @@ def test_bm25_candidates_cover_small_corpus() -> None:
     cs = candidate_set(scorer, ["vitamin D", "bone"], "vitamin D not bone", k=100)
     assert cs.rows.tolist() == [0, 1, 2, 3]
     assert np.array_equal(cs.scores, scorer.score(["vitamin D", "bone"]))
+
+
+def test_dense_logical_query_encodes_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from logir.index import dense
+
+    calls: list[list[str]] = []
+
+    def fake_encode(model: object, texts: list[str], batch_size: int, progress: bool) -> np.ndarray:
+        calls.append(list(texts))
+        seeds = [sum(t.encode()) for t in texts]
+        vecs = np.stack([np.random.default_rng(s).normal(size=8) for s in seeds])
+        return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
+
+    monkeypatch.setattr(dense, "get_model", lambda model=None: None)
+    monkeypatch.setattr(dense, "_encode", fake_encode)
+    rng = np.random.default_rng(3)
+    emb = rng.normal(size=(50, 8)).astype(np.float32)
+    scorer = dense.DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
+    query = '"a" AND ("b" OR NOT "c")'
+    Fuzzy(k=5).rank([query], scorer, 10)
+    # the three terms and the flat text in one encoder call, none re-encoded for scoring
+    assert calls == [["a", "b", "c", query]]
+
+
+def test_bm25_batches_of_many_queries_equal_one_by_one() -> None:
+    texts = ["vitamin D and mood", "bone health", "vitamin D builds bone", "weather report"] * 5
+    scorer = BM25Scorer.build(texts)
+    words = ["vitamin", "bone", "mood", "weather", "health", "report", "zebra"]
+    queries = [([words[i % 7], words[(i + 2) % 7], words[(i + 5) % 7]], f"q{i}") for i in range(90)]
+    together = candidate_sets(scorer, queries, k=3)  # 360 texts: more than one prepared batch
+    for (term_texts, flat), cs in zip(queries, together, strict=True):
+        one = candidate_set(scorer, term_texts, flat, k=3)
+        assert np.array_equal(cs.rows, one.rows)
+        assert np.array_equal(cs.scores, one.scores)
+        assert np.array_equal(cs.top_scores, one.top_scores)
+        assert np.array_equal(cs.top_rows, one.top_rows)
