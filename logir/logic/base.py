@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -120,6 +121,42 @@ def get_composer(spec: str) -> Composer:
         return cls(**kwargs)
     except ValueError as exc:
         raise LogirError(f"composer spec {spec!r}: {exc}") from None
+
+
+T = TypeVar("T")
+
+
+class StateCache(Generic[T]):
+    """Per-query states of a composer, keyed by (scorer, query text); least recently used first out.
+
+    ``split`` returns the cached states and the texts still to build (each once, in order);
+    ``put`` stores a built one. A state belongs to the scorer it was built with.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._d: OrderedDict[tuple[int, str], tuple[Scorer, T]] = OrderedDict()
+
+    def split(self, queries: list[str], scorer: Scorer) -> tuple[dict[str, T], list[str]]:
+        found: dict[str, T] = {}
+        todo: list[str] = []
+        for text in queries:
+            key = (id(scorer), text)
+            hit = self._d.get(key)
+            if hit is not None and hit[0] is scorer:
+                found[text] = hit[1]
+                self._d.move_to_end(key)
+            elif text not in todo:
+                todo.append(text)
+        return found, todo
+
+    def put(self, scorer: Scorer, text: str, state: T) -> None:
+        self._d[(id(scorer), text)] = (scorer, state)
+        if len(self._d) > self.limit:
+            self._d.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._d)
 
 
 _QUERIES: dict[str, Query] = {}

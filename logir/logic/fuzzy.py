@@ -23,7 +23,6 @@ composed score of any row, with the calibration fitted on the same candidate set
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import reduce
@@ -32,7 +31,7 @@ from typing import ClassVar
 import numpy as np
 
 from logir.index.base import Scorer
-from logir.logic.base import Param, query_of
+from logir.logic.base import Param, StateCache, query_of
 from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
 from logir.logic.candidates import DEFAULT_K, CandidateSet, candidate_sets
 from logir.logic.ranking import Ranking
@@ -48,7 +47,6 @@ NOT_OPS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "inverse": lambda x: 1.0 / np.maximum(x, INVERSE_FLOOR),
 }
 DEFAULT_CALIBRATION = "sigmoid"
-_STATE_CACHE = 4096
 
 
 @dataclass(frozen=True)
@@ -109,7 +107,7 @@ class Fuzzy:
         self.and_op, self.or_op, self.not_op = and_op, or_op, not_op
         self.calibration, self.k, self.tau, self.lam = calibration, k, tau, lam
         self.sigmoid_fit = sigmoid_fit
-        self._states: OrderedDict[tuple[int, str], tuple[Scorer, _State]] = OrderedDict()
+        self._states: StateCache[_State] = StateCache()
 
     @property
     def spec(self) -> str:
@@ -171,15 +169,7 @@ class Fuzzy:
 
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_State]:
         """States for ``queries``: cached ones reused, the rest built with one search call."""
-        found: dict[str, _State] = {}
-        todo: list[str] = []
-        for text in queries:
-            hit = self._states.get((id(scorer), text))
-            if hit is not None and hit[0] is scorer:
-                found[text] = hit[1]
-                self._states.move_to_end((id(scorer), text))
-            elif text not in todo:
-                todo.append(text)
+        found, todo = self._states.split(queries, scorer)
         forms = [query_of(text) for text in todo]
         sets = candidate_sets(
             scorer,
@@ -191,9 +181,7 @@ class Fuzzy:
                 q, cands, fit(self.calibration, cands, self.tau, self.lam, self.sigmoid_fit)
             )
             found[text] = state
-            self._states[(id(scorer), text)] = (scorer, state)
-            if len(self._states) > _STATE_CACHE:
-                self._states.popitem(last=False)
+            self._states.put(scorer, text, state)
         return [found[text] for text in queries]
 
 

@@ -21,20 +21,18 @@ final set ``-inf``: below every ranked document, and tied with every other unran
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from logir.index.base import Scorer
-from logir.logic.base import Param, query_of
+from logir.logic.base import Param, StateCache, query_of
 from logir.logic.candidates import CandidateSet, candidate_sets
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Query, Term, negated_terms, positive_terms, terms
 
 DEFAULT_DEPTH = 200
-_STATE_CACHE = 4096
 
 
 @dataclass(frozen=True)
@@ -57,7 +55,7 @@ class Sets:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
         self.depth = depth
-        self._results: OrderedDict[tuple[int, str], tuple[Scorer, _Result]] = OrderedDict()
+        self._results: StateCache[_Result] = StateCache()
 
     def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
         out = []
@@ -79,14 +77,7 @@ class Sets:
         return out
 
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_Result]:
-        found: dict[str, _Result] = {}
-        todo = []
-        for text in queries:
-            hit = self._results.get((id(scorer), text))
-            if hit is not None and hit[0] is scorer:
-                found[text] = hit[1]
-            elif text not in todo:
-                todo.append(text)
+        found, todo = self._results.split(queries, scorer)
         forms = [query_of(t) for t in todo]
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
         cands = candidate_sets(
@@ -97,9 +88,7 @@ class Sets:
         for q, text, c in zip(forms, todo, cands, strict=True):
             res = self._merge(q, c)
             found[text] = res
-            self._results[(id(scorer), text)] = (scorer, res)
-            if len(self._results) > _STATE_CACHE:
-                self._results.popitem(last=False)
+            self._results.put(scorer, text, res)
         return [found[t] for t in queries]
 
     def _merge(self, query: Query, cands: CandidateSet) -> _Result:

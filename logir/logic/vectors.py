@@ -37,7 +37,6 @@ raise a LogirError: dense dimensions are not terms).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -46,7 +45,7 @@ import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import Scorer, VectorScorer
-from logir.logic.base import Param, query_of
+from logir.logic.base import Param, StateCache, query_of
 from logir.logic.candidates import DEFAULT_K
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Or, Query, Term, terms
@@ -57,7 +56,6 @@ INTERSECTIONS = ("add", "cpt")
 DEFAULT_LAM = {"nrf": 0.5, "subtract": 1.0}
 CPT_TOP = 5
 LEXICAL_ONLY = {"neg": "disentangled", "inter": "cpt"}
-_STATE_CACHE = 4096
 
 Pairs = dict[tuple[int, int], float]
 
@@ -121,7 +119,7 @@ class Vectors:
         self.neg, self.union, self.inter, self.k = neg, union, inter, k
         self.lam = float(lam if lam is not None else DEFAULT_LAM.get(neg, 1.0))
         self._spaces: dict[int, tuple[Scorer, VectorScorer]] = {}
-        self._states: OrderedDict[tuple[int, str], tuple[Scorer, _State]] = OrderedDict()
+        self._states: StateCache[_State] = StateCache()
 
     @property
     def spec(self) -> str:
@@ -202,15 +200,7 @@ class Vectors:
     # -- building query vectors ---------------------------------------------------------------
 
     def _prepare(self, queries: list[str], scorer: Scorer, space: VectorScorer) -> list[_State]:
-        found: dict[str, _State] = {}
-        todo: list[str] = []
-        for text in queries:
-            hit = self._states.get((id(scorer), text))
-            if hit is not None and hit[0] is scorer:
-                found[text] = hit[1]
-                self._states.move_to_end((id(scorer), text))
-            elif text not in todo:
-                todo.append(text)
+        found, todo = self._states.split(queries, scorer)
         forms = [query_of(text) for text in todo]
         texts = list(dict.fromkeys(t.text for q in forms for t in terms(q)))
         encoded = space.encode_queries(texts) if texts else None
@@ -225,9 +215,7 @@ class Vectors:
 
             state = self._state(q, vec, space)
             found[text] = state
-            self._states[(id(scorer), text)] = (scorer, state)
-            if len(self._states) > _STATE_CACHE:
-                self._states.popitem(last=False)
+            self._states.put(scorer, text, state)
         return [found[text] for text in queries]
 
     def _state(self, query: Query, vec: Any, space: VectorScorer) -> _State:

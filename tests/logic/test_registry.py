@@ -101,3 +101,18 @@ def test_eval_end_to_end_writes_the_run_file(tmp_path: Path) -> None:
     assert by_name["bm25:fuzzy,and=min"].overall["PairAcc"] == 1.0
     assert by_name["bm25:sets"].overall["PairAcc"] == 1.0
     assert by_name["bm25:fuzzy,and=min"].overall["nDCG@10"] == 1.0
+
+
+def test_state_cache_is_per_scorer_and_bounded(fake) -> None:
+    from logir.logic.base import StateCache
+
+    a, b = fake({"x": [1.0]}), fake({"x": [1.0]})
+    cache: StateCache[int] = StateCache(limit=2)
+    cache.put(a, "q1", 1)
+    found, todo = cache.split(["q1", "q2", "q2"], a)
+    assert found == {"q1": 1} and todo == ["q2"]
+    assert cache.split(["q1"], b) == ({}, ["q1"])  # another scorer's state is not reused
+    cache.put(a, "q2", 2)
+    cache.split(["q1"], a)  # q1 is now the most recently used
+    cache.put(a, "q3", 3)
+    assert len(cache) == 2 and cache.split(["q2"], a) == ({}, ["q2"])
