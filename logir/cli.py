@@ -19,7 +19,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Retrieval that obeys the logic of a query.",
 )
-out = Console()
+# tables are wide: when the output goes to a file or a pipe, do not cut them at 80 columns
+out = Console() if sys.stdout.isatty() else Console(width=240)
 err = Console(stderr=True)
 
 
