@@ -13,10 +13,14 @@ the same as composing over every document.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from logir.index.base import Scorer, prepare
+
+if TYPE_CHECKING:
+    from logir.query import Query
 
 DEFAULT_K = 100
 BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a scorer holds)
@@ -139,3 +143,16 @@ def candidate_set(
 ) -> CandidateSet:
     """The candidate set of one query; see :func:`candidate_sets`."""
     return candidate_sets(scorer, [(term_texts, flat_text)], k)[0]
+
+
+def query_candidate_sets(
+    scorer: Scorer, texts: list[str], k: int = DEFAULT_K
+) -> list[tuple[Query, CandidateSet]]:
+    """Each query text's logical form and its candidate set (its terms' and its own top K)."""
+    from logir.logic.base import query_of
+    from logir.query import terms
+
+    forms = [query_of(text) for text in texts]
+    pairs = [([t.text for t in terms(q)], text) for q, text in zip(forms, texts, strict=True)]
+    sets = candidate_sets(scorer, pairs, k)
+    return list(zip(forms, sets, strict=True))

@@ -31,11 +31,11 @@ from typing import ClassVar
 import numpy as np
 
 from logir.index.base import Scorer
-from logir.logic.base import Param, StateCache, query_of
+from logir.logic.base import Param, StateCache
 from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
-from logir.logic.candidates import DEFAULT_K, CandidateSet, candidate_sets
+from logir.logic.candidates import DEFAULT_K, CandidateSet, query_candidate_sets
 from logir.logic.ranking import Ranking
-from logir.query import And, Not, Or, Query, Term, negated_terms, positive_terms, terms
+from logir.query import And, Not, Or, Query, Term, negated_terms, positive_terms
 
 Op = Callable[[np.ndarray, np.ndarray], np.ndarray]
 INVERSE_FLOOR = 1e-3
@@ -170,13 +170,7 @@ class Fuzzy:
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_State]:
         """States for ``queries``: cached ones reused, the rest built with one search call."""
         found, todo = self._states.split(queries, scorer)
-        forms = [query_of(text) for text in todo]
-        sets = candidate_sets(
-            scorer,
-            [([t.text for t in terms(q)], text) for q, text in zip(forms, todo, strict=True)],
-            self.k,
-        )
-        for text, q, cands in zip(todo, forms, sets, strict=True):
+        for text, (q, cands) in zip(todo, query_candidate_sets(scorer, todo, self.k), strict=True):
             state = _State(
                 q, cands, fit(self.calibration, cands, self.tau, self.lam, self.sigmoid_fit)
             )

@@ -27,8 +27,8 @@ from typing import ClassVar
 import numpy as np
 
 from logir.index.base import Scorer
-from logir.logic.base import Param, StateCache, query_of
-from logir.logic.candidates import CandidateSet, candidate_sets
+from logir.logic.base import Param, StateCache
+from logir.logic.candidates import CandidateSet, query_candidate_sets
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Query, Term, negated_terms, positive_terms, terms
 
@@ -78,14 +78,8 @@ class Sets:
 
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_Result]:
         found, todo = self._results.split(queries, scorer)
-        forms = [query_of(t) for t in todo]
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
-        cands = candidate_sets(
-            scorer,
-            [([t.text for t in terms(q)], text) for q, text in zip(forms, todo, strict=True)],
-            self.depth,
-        )
-        for q, text, c in zip(forms, todo, cands, strict=True):
+        for text, (q, c) in zip(todo, query_candidate_sets(scorer, todo, self.depth), strict=True):
             res = self._merge(q, c)
             found[text] = res
             self._results.put(scorer, text, res)
