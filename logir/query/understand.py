@@ -6,20 +6,29 @@
 - ``"natural"``: rule-based decomposition of natural language (:mod:`logir.query.natural`).
 - ``"auto"``: syntax when the text looks like it was written in the query language (it holds a
   double quote or an upper-case whole-word ``AND``/``OR``/``NOT``) and parses; natural otherwise.
+- ``"llm"``: decomposition by an LLM (:mod:`logir.query.llm`); needs ``client``. When the LLM
+  fails the result is the natural reading, ``mode_used`` is ``"natural"`` and ``fallback`` says why.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from logir.query.ast import Query, Term, terms
 from logir.query.syntax import QuerySyntaxError, parse
 
-__all__ = ["MODES", "Understanding", "looks_like_syntax", "to_query", "understand"]
+if TYPE_CHECKING:
+    from logir.llm.client import ChatClient
+
+__all__ = ["ALL_MODES", "MODES", "Understanding", "looks_like_syntax", "to_query", "understand"]
 
 MODES = ("auto", "syntax", "natural")
-"""Accepted values of ``mode``."""
+"""Values of ``mode`` that need nothing but the text."""
+
+ALL_MODES = (*MODES, "llm")
+"""Every accepted ``mode``; "llm" also needs a ``client``."""
 
 _OPERATOR_WORD = re.compile(r"(?<![\w-])(?:AND|OR|NOT)(?![\w-])")
 
@@ -29,9 +38,10 @@ class Understanding:
     """A query read from text, with how it was read and where each term came from."""
 
     query: Query
-    mode_used: str  # "syntax" or "natural"
+    mode_used: str  # "syntax", "natural" or "llm"
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    fallback: str | None = None  # mode "llm" only: why the LLM was not used (natural instead)
 
 
 def looks_like_syntax(text: str) -> bool:
@@ -64,13 +74,20 @@ def _natural(text: str, notes: list[str]) -> Understanding:
     return Understanding(dec.query, "natural", dict(dec.spans), notes + list(dec.cues))
 
 
-def understand(text: str, mode: str = "auto") -> Understanding:
-    """Read ``text`` as a query in ``mode`` ("auto", "syntax" or "natural")."""
+def understand(text: str, mode: str = "auto", client: ChatClient | None = None) -> Understanding:
+    """Read ``text`` as a query in ``mode`` (see the module docstring; "llm" needs ``client``)."""
     if not isinstance(text, str):
         raise TypeError(f"understand() expects a str, got {type(text).__name__}")
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    if mode not in ALL_MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(ALL_MODES)}")
     notes: list[str] = []
+    if mode == "llm":
+        if client is None:
+            raise ValueError('mode "llm" needs a client (a logir.llm.ChatClient)')
+        from logir.query.llm import decompose_llm
+
+        d = decompose_llm(text, client)
+        return Understanding(d.query, d.mode_used, d.spans, d.notes, d.fallback)
     if mode == "syntax":
         q = parse(text)
         return Understanding(q, "syntax", _syntax_spans(text, q), notes)
@@ -86,6 +103,6 @@ def understand(text: str, mode: str = "auto") -> Understanding:
     return _natural(text, notes)
 
 
-def to_query(text: str, mode: str = "auto") -> Query:
+def to_query(text: str, mode: str = "auto", client: ChatClient | None = None) -> Query:
     """Read ``text`` as a Query; see :func:`understand` for the modes."""
-    return understand(text, mode).query
+    return understand(text, mode, client).query
