@@ -1,0 +1,103 @@
+"""``logir review FOLDER`` (the review server) and ``logir review-export FOLDER --out DIR``.
+
+fastapi and uvicorn are imported inside the commands, so the ``logir`` command works without them.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from logir.errors import LogirError
+
+TOKEN_ENV = "LOGIR_REVIEW_TOKEN"
+
+
+def _db_path(folder: Path, db: Path | None) -> Path:
+    return db if db is not None else folder / "review.sqlite"
+
+
+def _check_port(host: str, port: int) -> None:
+    """A LogirError now rather than a uvicorn traceback later when the port is taken."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise LogirError(f"cannot resolve host {host!r}: {exc.strerror}") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(addr)
+        except OSError as exc:
+            msg = f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
+            raise LogirError(msg) from None
+
+
+def review_cmd(
+    folder: Annotated[Path, typer.Argument(help="The generated BEIR folder to review.")],
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file of the labels (default FOLDER/review.sqlite).")
+    ] = None,
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8001,
+    required: Annotated[
+        int, typer.Option(help="Annotators per item; a majority of them accepts it.", min=1)
+    ] = 3,
+    token: Annotated[
+        str | None,
+        typer.Option(help=f"Token the API requires (or ${TOKEN_ENV}).", show_default=False),
+    ] = None,
+) -> None:
+    """Serve the review page: annotators label each item, a majority accepts it."""
+    try:
+        import uvicorn
+
+        from logir.serve.review.app import create_review_app
+    except ImportError as exc:
+        msg = f"logir review needs fastapi and uvicorn ({exc.name} is missing)"
+        raise LogirError(msg) from None
+
+    token = token or os.environ.get(TOKEN_ENV) or None
+    app = create_review_app(folder, _db_path(folder, db), annotators_required=required, token=token)
+    _check_port(host, port)
+    url = f"http://{host}:{port}/review" + (f"?token={token}" if token else "")
+    print(f"review of {folder} on {url} (labels in {_db_path(folder, db)})", file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def review_export_cmd(
+    folder: Annotated[Path, typer.Argument(help="The BEIR folder that was reviewed.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the accepted items to.")],
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file of the labels (default FOLDER/review.sqlite).")
+    ] = None,
+    required: Annotated[
+        int | None,
+        typer.Option(help="Annotators per item (default: as the review was served).", min=1),
+    ] = None,
+) -> None:
+    """Write the items a majority accepted as a BEIR folder (for `logir eval beir`)."""
+    from logir.serve.review.export import export_accepted
+    from logir.serve.review.items import ReviewFolder
+    from logir.serve.review.store import ReviewStore
+
+    path = _db_path(folder, db)
+    review = ReviewFolder.load(folder)
+    if not path.is_file():
+        raise LogirError(f"review database not found: {path}")
+    with ReviewStore(path) as store:
+        if required is not None:  # for this export only; the database keeps its own
+            store.required = required
+        store.sync_items(review.fingerprints(), review.fingerprint)
+        result = export_accepted(review, store, out)
+    c = result.counts
+    print(
+        f"{c['accepted']} of {c['total']} items accepted ({c['rejected']} rejected, "
+        f"{c['pending']} pending) -> {result.out_dir}",
+        file=sys.stderr,
+    )
