@@ -1,0 +1,235 @@
+"""``logir synth KIND``: build a benchmark with an LLM, resumably, into a BEIR folder."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from logir.errors import LogirError
+from logir.llm.options import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_KEY_ENV,
+    DEFAULT_MODEL,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    LLMBaseUrlOpt,
+    LLMConcurrencyOpt,
+    LLMKeyEnvOpt,
+    LLMModelOpt,
+    LLMNoCacheOpt,
+    LLMRetriesOpt,
+    LLMTimeoutOpt,
+)
+from logir.synth import PIPELINES
+
+synth_app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help=(
+        "Build a benchmark with an LLM: logir synth KIND --corpus PATH --out DIR OPTIONS. "
+        "Each KIND writes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv) that "
+        "`logir eval beir --data DIR` evaluates. Runs are resumable: OUT/checkpoint.jsonl keeps "
+        "every finished unit, so running the same command again continues where it stopped."
+    ),
+)
+
+KIND_HELP: dict[str, str] = {
+    "comlq": (
+        "ComLQ complex logical queries of 14 types over passages of one title. Options: "
+        "types (comma-separated, default all), per_type=10, max_passages=3, distractors=3, "
+        "full_corpus=false, max_chars=2000."
+    ),
+    "boolquestions": (
+        "BoolQuestions natural questions with AND / OR / NOT over topic clusters. Options: "
+        "operators=and,or,not, per_cluster=1, clusters=0, embed=dense|tfidf, model, svd_dim=64, "
+        "max_docs=5000, min_words, max_chars. --opt help lists all with defaults."
+    ),
+    "multiconir": (
+        "MultiConIR ladders: ten conditions per seed document, queries with 1..10 conditions "
+        "(instruction and descriptive style), hard negatives HN1..HN10. Options: "
+        "domain=document, features='', strategy=alter|mislead, verify=true, keep_corpus=false, "
+        "max_words=1500. Also writes OUT/DOMAIN.csv for `logir eval multiconir --data OUT`."
+    ),
+    "itlr": (
+        "ITLR three-term template queries (32 templates with AND / OR / NOT), one passage per "
+        "satisfying category and flipped-term hard negatives. Options: per_template=10, "
+        "max_negatives=3, query_style=natural|logical, keep_corpus=false, min_words=20."
+    ),
+}
+
+CorpusOpt = Annotated[
+    Path | None,
+    typer.Option("--corpus", help="Seed passages: a BEIR folder or a JSONL file (id, text)."),
+]
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", help="Output folder (BEIR files + checkpoint).")
+]
+MaxItemsOpt = Annotated[
+    int | None,
+    typer.Option("--max-items", help="Only the first N units (rerun with more to extend).", min=1),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the unit sampling.")]
+OptOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--opt",
+        help="Pipeline option key=value, repeatable; the value is read as JSON when it parses "
+        "(3, true, [\"a\"]), else as text. --opt help lists the options.",
+    ),
+]
+PriceInOpt = Annotated[
+    float,
+    typer.Option("--llm-price-in", help="Cost per 1M prompt tokens.", min=0.0,
+                 rich_help_panel="LLM endpoint"),
+]
+PriceOutOpt = Annotated[
+    float,
+    typer.Option("--llm-price-out", help="Cost per 1M completion tokens.", min=0.0,
+                 rich_help_panel="LLM endpoint"),
+]
+
+
+def parse_opts(pairs: list[str]) -> dict[str, Any]:
+    """`key=value` strings -> options; values are JSON when they parse, else text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key.isidentifier():
+            raise LogirError(f"--opt {pair!r}: expected key=value, e.g. --opt per_template=5")
+        try:
+            options[key] = json.loads(raw)
+        except ValueError:
+            options[key] = raw
+    return options
+
+
+def _print_options(kind: str) -> None:
+    import inspect
+
+    from logir.synth import pipeline_class, pipeline_options
+
+    cls = pipeline_class(kind)
+    print(inspect.cleandoc(cls.__doc__ or kind))
+    for name, default in pipeline_options(kind).items():
+        shown = "(required)" if default is inspect.Parameter.empty else json.dumps(default)
+        print(f"  --opt {name}={shown}")
+
+
+def _effective(kind: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The pipeline's defaults overridden by `options` (what a resumed run must match)."""
+    import inspect
+
+    from logir.synth import pipeline_options
+
+    defaults = pipeline_options(kind)
+    return {
+        **{k: v for k, v in defaults.items() if v is not inspect.Parameter.empty},
+        **options,
+    }
+
+
+def run_kind(
+    kind: str,
+    corpus: Path | None,
+    out: Path | None,
+    max_items: int | None,
+    seed: int,
+    opts: list[str],
+    llm: dict[str, Any],
+) -> None:
+    """The body of every `logir synth KIND` command."""
+    from logir.index.store import load_corpus
+    from logir.llm import ChatClient
+    from logir.llm.options import config_from_options
+    from logir.synth import get_pipeline
+    from logir.synth.runner import CHECKPOINT, SynthAborted, run_synthesis, stderr_progress
+
+    if [o.strip() for o in opts] == ["help"]:
+        _print_options(kind)
+        return
+    if corpus is None or out is None:
+        raise LogirError(f"logir synth {kind} needs --corpus PATH and --out DIR")
+    options = parse_opts(opts)
+    pipeline = get_pipeline(kind, **options)
+    docs = load_corpus(corpus)
+    if not docs:
+        raise LogirError(f"corpus {corpus} has no documents")
+    config = config_from_options(**llm)
+    update, finish = stderr_progress(kind)
+    with ChatClient(config) as client:
+        try:
+            summary = run_synthesis(
+                pipeline,
+                docs,
+                client,
+                out,
+                seed=seed,
+                max_items=max_items,
+                options=_effective(kind, options),
+                progress=update,
+            )
+        except SynthAborted as exc:
+            finish()
+            for line in exc.summary.lines():
+                print(line)
+            raise
+        except KeyboardInterrupt:
+            finish()
+            print(
+                f"interrupted: finished units are kept in {out / CHECKPOINT}; "
+                "run the same command again to resume",
+                file=sys.stderr,
+            )
+            raise typer.Exit(130) from None
+        finally:
+            finish()
+    for line in summary.lines():
+        print(line)
+    if summary.failed:
+        print(f"{summary.failed} failed unit(s) are retried when the same command runs again")
+    print(f"written: {out} (corpus.jsonl, queries.jsonl, qrels/test.tsv, summary.json)")
+
+
+def _command(kind: str) -> Callable[..., None]:
+    def command(
+        corpus: CorpusOpt = None,
+        out: OutOpt = None,
+        max_items: MaxItemsOpt = None,
+        seed: SeedOpt = 0,
+        opt: OptOpt = None,
+        llm_base_url: LLMBaseUrlOpt = None,
+        llm_model: LLMModelOpt = DEFAULT_MODEL,
+        llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
+        llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
+        llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
+        llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
+        llm_no_cache: LLMNoCacheOpt = False,
+        llm_price_in: PriceInOpt = 0.0,
+        llm_price_out: PriceOutOpt = 0.0,
+    ) -> None:
+        llm = {
+            "base_url": llm_base_url,
+            "model": llm_model,
+            "key_env": llm_key_env,
+            "timeout": llm_timeout,
+            "retries": llm_retries,
+            "concurrency": llm_concurrency,
+            "no_cache": llm_no_cache,
+            "price_in": llm_price_in,
+            "price_out": llm_price_out,
+        }
+        run_kind(kind, corpus, out, max_items, seed, opt or [], llm)
+
+    command.__name__ = f"synth_{kind}"
+    return command
+
+
+for _kind in PIPELINES:
+    synth_app.command(_kind, help=KIND_HELP.get(_kind, f"The {_kind} pipeline."))(_command(_kind))
