@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +15,10 @@ from logir.data.trec import write_run
 from logir.eval import metrics as M
 from logir.eval.systems import ScorerPool, SystemSpec, composer_for, parse_system
 from logir.logic.ranking import Ranking
+from logir.logic.rewrite import Rewriter
+
+if TYPE_CHECKING:
+    from logir.llm import ChatClient
 
 DEFAULT_MEASURES = ["nDCG@10", "MRR@10", "R@100", "MAP"]
 #: the headline measure: significance tests and breakdown tables use it
@@ -76,12 +80,15 @@ def evaluate(
     progress: Progress | None = None,
     batch_size: int = 256,
     pool: ScorerPool | None = None,
+    llm: ChatClient | None = None,
 ) -> EvalResult:
     """Evaluate each named system on ``dataset``; write one TREC run per system into runs_dir.
 
-    ``pool`` reuses scorers already built over the same corpus (tuning loops).
+    ``pool`` reuses scorers already built over the same corpus (tuning loops). ``llm`` is the
+    client the query-rewriting composers (hyde, lamer, inter, agr) ask; their system's ``extra``
+    then holds ``rewrite``: queries, fallbacks to flat, the last endpoint error, LLM usage.
     """
-    specs = [parse_system(s) for s in systems]
+    specs = [parse_system(s, llm) for s in systems]
     measures = list(measures or DEFAULT_MEASURES)
     for m in measures:
         M.parse_measure(m)
@@ -92,7 +99,7 @@ def evaluate(
     for spec in specs:
         results.append(
             _evaluate_system(
-                dataset, topics, spec, pool, depth, measures, runs_dir, progress, batch_size
+                dataset, topics, spec, pool, depth, measures, runs_dir, progress, batch_size, llm
             )
         )
     out = EvalResult(dataset.name, len(topics), len(dataset.corpus), measures, results)
@@ -110,9 +117,11 @@ def _evaluate_system(
     runs_dir: Path | None,
     progress: Progress | None,
     batch_size: int,
+    llm: ChatClient | None = None,
 ) -> SystemResult:
     scorer = pool.get(spec.retriever)
-    composer = composer_for(spec)
+    composer = composer_for(spec, llm=llm, passages=pool.texts)
+    usage_before = llm.usage.as_dict() if llm is not None else {}
     doc_ids = dataset.doc_ids
     rankings: list[Ranking] = []
     for start in range(0, len(topics), batch_size):
@@ -139,6 +148,10 @@ def _evaluate_system(
     _logic_metrics(dataset, topics, ranked, score_rows, result, depth)
     _multicondition_metrics(topics, score_rows, result)
     result.breakdown = _breakdown(topics, result.per_query)
+    if isinstance(composer, Rewriter):
+        usage = composer.llm.usage.as_dict()
+        spent = {k: v - usage_before.get(k, 0) for k, v in usage.items()}
+        result.extra["rewrite"] = {**composer.stats(), "llm_usage": spent}
     if runs_dir is not None:
         runs_dir.mkdir(parents=True, exist_ok=True)
         path = runs_dir / f"{spec.file_stem}.trec"

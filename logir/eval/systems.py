@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.index.base import Scorer
-from logir.logic.base import Composer, get_composer
+from logir.logic.base import Composer, get_composer, uses_llm
+
+if TYPE_CHECKING:
+    from logir.llm import ChatClient
 
 RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
 
@@ -28,15 +33,18 @@ class SystemSpec:
         return re.sub(r"[:/]", "_", self.name)
 
 
-def parse_system(name: str) -> SystemSpec:
-    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy``, ``splade:vectors`` ... into a SystemSpec."""
+def parse_system(name: str, llm: ChatClient | None = None) -> SystemSpec:
+    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy``, ``splade:vectors`` ... into a SystemSpec.
+
+    A system whose composer rewrites queries with an LLM (``bm25:hyde``) needs ``llm``.
+    """
     retriever, _, composer = name.strip().partition(":")
     if retriever not in RETRIEVERS:
         raise LogirError(
             f"unknown retriever {retriever!r} in system {name!r}; known: {', '.join(RETRIEVERS)}"
         )
     composer = composer or "flat"
-    get_composer(composer)  # fails early with the list of known composers
+    get_composer(composer, llm=llm)  # fails early with the list of known composers
     return SystemSpec(name=name.strip(), retriever=retriever, composer=composer)
 
 
@@ -83,5 +91,13 @@ class ScorerPool:
         raise LogirError(f"unknown retriever {retriever!r}; known: {', '.join(RETRIEVERS)}")
 
 
-def composer_for(spec: SystemSpec) -> Composer:
-    return get_composer(spec.composer)
+def needs_llm(name: str) -> bool:
+    """Whether the system ``name`` (``RETRIEVER[:COMPOSER]``) rewrites queries with an LLM."""
+    return uses_llm(name.strip().partition(":")[2] or "flat")
+
+
+def composer_for(
+    spec: SystemSpec, llm: ChatClient | None = None, passages: Sequence[str] | None = None
+) -> Composer:
+    """The system's composer; LLM rewriters get the client and the corpus texts."""
+    return get_composer(spec.composer, llm=llm, passages=passages)

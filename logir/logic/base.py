@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -13,6 +14,7 @@ from logir.index.base import Scorer
 from logir.logic.ranking import Ranking
 
 if TYPE_CHECKING:
+    from logir.llm import ChatClient
     from logir.query import Query
 
 
@@ -64,9 +66,13 @@ class Param:
 
 
 def _registry() -> dict[str, type]:
+    from logir.logic.agr import AGR
     from logir.logic.auto import Auto, Exclusion
     from logir.logic.flat import Flat
     from logir.logic.fuzzy import Fuzzy
+    from logir.logic.hyde import HyDE
+    from logir.logic.inter import InteR
+    from logir.logic.lamer import LameR
     from logir.logic.sets import Sets
     from logir.logic.vectors import Vectors
 
@@ -77,6 +83,10 @@ def _registry() -> dict[str, type]:
         "vectors": Vectors,
         "hybrid": Exclusion,
         "auto": Auto,
+        "hyde": HyDE,
+        "lamer": LameR,
+        "inter": InteR,
+        "agr": AGR,
     }
 
 
@@ -96,17 +106,36 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def get_composer(spec: str) -> Composer:
+def uses_llm(spec: str) -> bool:
+    """Whether the composer named by ``spec`` rewrites queries with an LLM (hyde, lamer, inter,
+    agr)."""
+    cls = _registry().get(parse_spec(spec)[0])
+    return bool(getattr(cls, "USES_LLM", False))
+
+
+def get_composer(
+    spec: str,
+    *,
+    llm: ChatClient | None = None,
+    passages: Sequence[str] | None = None,
+) -> Composer:
     """A composer from a spec such as ``flat``, ``sets,depth=200`` or
     ``fuzzy,and=min,not=one_minus,calib=minmax,k=100``.
 
-    Unknown names, keys or values raise a LogirError that lists what is allowed.
+    The LLM rewriters (``hyde``, ``lamer``, ``inter``, ``agr``) also need ``llm``, the client of an
+    OpenAI-compatible endpoint, and ``passages``, the corpus texts by row (their prompts show
+    retrieved passages); the other composers ignore both. Unknown names, keys or values, and a
+    rewriter without ``llm``, raise a LogirError that says what is allowed.
     """
     name, raw = parse_spec(spec)
     composers = _registry()
     if name not in composers:
-        known = ", ".join(sorted(composers))
-        raise LogirError(f"unknown composer {name!r}; known composers: {known}")
+        plain = ", ".join(sorted(n for n, c in composers.items() if not getattr(c, "USES_LLM", 0)))
+        rewriters = ", ".join(sorted(n for n, c in composers.items() if getattr(c, "USES_LLM", 0)))
+        raise LogirError(
+            f"unknown composer {name!r}; known composers: {plain}; "
+            f"with an LLM endpoint: {rewriters}"
+        )
     cls = composers[name]
     # each composer class declares its spec keys as PARAMS: {key: Param}
     declared: dict[str, Param] = getattr(cls, "PARAMS", {})
@@ -117,6 +146,14 @@ def get_composer(spec: str) -> Composer:
             raise LogirError(f"unknown parameter {key!r} for composer {name!r}; allowed: {allowed}")
         param = declared[key]
         kwargs[param.arg] = param.convert(name, key, value)
+    if getattr(cls, "USES_LLM", False):
+        if llm is None:
+            raise LogirError(
+                f"composer {name!r} rewrites queries with an LLM and no LLM endpoint was given: "
+                "run it with `logir eval ... --llm-base-url URL` (an OpenAI-compatible /v1 root) "
+                "or with LOGIR_LLM_BASE_URL set"
+            )
+        kwargs.update(llm=llm, passages=passages)
     try:
         return cls(**kwargs)
     except ValueError as exc:
