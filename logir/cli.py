@@ -6,12 +6,30 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from logir.errors import LogirError
+from logir.llm.options import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_KEY_ENV,
+    DEFAULT_MODEL,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    LLMBaseUrlOpt,
+    LLMConcurrencyOpt,
+    LLMKeyEnvOpt,
+    LLMModelOpt,
+    LLMNoCacheOpt,
+    LLMRetriesOpt,
+    LLMTimeoutOpt,
+    config_from_options,
+)
+
+if TYPE_CHECKING:
+    from logir.eval.runner import EvalResult
 
 app = typer.Typer(
     add_completion=False,
@@ -34,30 +52,55 @@ def parse_cmd(
     auto: Annotated[
         bool, typer.Option("--auto", help="Syntax if the text looks like it, else natural.")
     ] = False,
+    llm: Annotated[
+        bool,
+        typer.Option("--llm", help="Decompose with an LLM (falls back to --natural if it fails)."),
+    ] = False,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = DEFAULT_MODEL,
+    llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
+    llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
+    llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
+    llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
+    llm_no_cache: LLMNoCacheOpt = False,
 ) -> None:
     """Parse a logical query (or decompose natural language) and print its tree."""
     from logir.query import to_dict, understand
 
-    if natural and auto:
-        raise LogirError("use either --natural or --auto, not both")
-    u = understand(query, "natural" if natural else "auto" if auto else "syntax")
+    if natural + auto + llm > 1:
+        raise LogirError("use only one of --natural, --auto and --llm")
+    if llm:
+        from logir.llm import ChatClient
+
+        config = config_from_options(
+            llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, llm_concurrency,
+            llm_no_cache,
+        )  # fmt: skip
+        with ChatClient(config) as client:
+            u = understand(query, "llm", client)
+    else:
+        u = understand(query, "natural" if natural else "auto" if auto else "syntax")
     q = u.query
     if as_json:
         payload = {"query": str(q), "tree": to_dict(q), "mode": u.mode_used}
-        if natural or auto:
+        if natural or auto or llm:
             payload["spans"] = {t: list(s) for t, s in u.spans.items()}
             payload["notes"] = u.notes
+        if llm:
+            payload["fallback"] = u.fallback
         out.print_json(json.dumps(payload))
         return
     out.print(str(q), markup=False, highlight=False)
     out.print(_tree(to_dict(q)), markup=False, highlight=False)
-    if natural or auto:
-        out.print(f"mode: {u.mode_used}", markup=False, highlight=False)
+    if natural or auto or llm:
+        mode = u.mode_used if u.fallback is None else f"{u.mode_used} (llm failed: {u.fallback})"
+        out.print(f"mode: {mode}", markup=False, highlight=False, soft_wrap=True)
         for term, (start, end) in u.spans.items():
             shown = query[start:end]
             out.print(f"  {term!r} <- [{start}:{end}] {shown!r}", markup=False, highlight=False)
-        if u.notes:
-            out.print("rules: " + ", ".join(u.notes), markup=False, highlight=False)
+        rules = [n for n in u.notes if not n.startswith("llm failed:")]
+        if rules:
+            out.print("rules: " + ", ".join(rules), markup=False, highlight=False)
 
 
 def _tree(node: dict, indent: str = "") -> str:
@@ -118,25 +161,15 @@ def search_cmd(
     ] = False,
 ) -> None:
     """Search an index and print ranked hits."""
-    from logir.index.hybrid import HybridScorer
     from logir.index.store import open_index
     from logir.logic import get_composer
+    from logir.search import choose_scorer, search_hits
 
     if not query.strip():
         raise LogirError("the query is empty")
     index = open_index(index_dir)
-    available = list(index.manifest.get("retrievers", {}))
-    name = retriever or ("hybrid" if {"bm25", "dense"} <= set(available) else available[0])
-    if name == "hybrid":
-        scorer = HybridScorer(index.scorer("bm25"), index.scorer("dense"))
-    else:
-        scorer = index.scorer(name)
-    ranking = get_composer(composer).rank([query], scorer, k)[0]
-    hits = ranking.hits(index.doc_ids)
-    for h in hits:
-        doc = index.docs[h.pop("row")]
-        h["title"] = doc.title
-        h["snippet"] = _snippet(doc.text)
+    name, scorer = choose_scorer(index, retriever)
+    ranking, hits = search_hits(index, scorer, get_composer(composer), query, k)
     if as_json:
         payload = {
             "query": query,
@@ -158,11 +191,6 @@ def search_cmd(
         if explain:
             for label, value in h["evidence"].items():
                 out.print(f"        {value:8.4f}  {label}", markup=False, highlight=False)
-
-
-def _snippet(text: str, width: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1].rsplit(" ", 1)[0] + " …"
 
 
 @app.command("eval")
@@ -192,18 +220,44 @@ def eval_cmd(
     ] = "all",
     limit: Annotated[int | None, typer.Option(help="Only the first N queries.", min=1)] = None,
     model: Annotated[str | None, typer.Option(help="Dense model name or path.")] = None,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = DEFAULT_MODEL,
+    llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
+    llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
+    llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
+    llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
+    llm_no_cache: LLMNoCacheOpt = False,
 ) -> None:
-    """Evaluate systems on a benchmark: tables by query type, TREC runs, JSON."""
+    """Evaluate systems on a benchmark: tables by query type, TREC runs, JSON.
+
+    Query-rewriting systems (bm25:hyde, dense:lamer, bm25:inter) ask the LLM endpoint; a query
+    whose request fails is ranked flat, and the count is reported.
+    """
     from logir.data.benchmarks import load_benchmark
     from logir.data.splits import select_split
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
     from logir.eval.runner import evaluate
-    from logir.eval.systems import parse_system
+    from logir.eval.systems import needs_llm, parse_system
 
     systems = system or ["bm25"]
+    llm = None
+    if llm_base_url and any(needs_llm(s) for s in systems):
+        from logir.llm import ChatClient
+
+        llm = ChatClient(
+            config_from_options(
+                llm_base_url,
+                llm_model,
+                llm_key_env,
+                llm_timeout,
+                llm_retries,
+                llm_concurrency,
+                llm_no_cache,
+            )
+        )
     for s in systems:
-        parse_system(s)
+        parse_system(s, llm)
     ds = select_split(load_benchmark(dataset, data), split)
     if limit is not None:
         ds = ds.subset({t.id for t in ds.queries[:limit]})
@@ -213,15 +267,20 @@ def eval_cmd(
         if done == total or os.environ.get("LOGIR_VERBOSE"):
             err.print(f"[dim]{name}: {done}/{total} queries ranked[/dim]")
 
-    result = evaluate(
-        ds,
-        systems,
-        depth=depth,
-        measures=measure or None,
-        runs_dir=runs_dir,
-        dense_model=model,
-        progress=progress,
-    )
+    try:
+        result = evaluate(
+            ds,
+            systems,
+            depth=depth,
+            measures=measure or None,
+            runs_dir=runs_dir,
+            dense_model=model,
+            progress=progress,
+            llm=llm,
+        )
+    finally:
+        if llm is not None:
+            llm.close()
     if markdown:
         sys.stdout.write(to_markdown(result) + "\n")
     else:
@@ -232,6 +291,34 @@ def eval_cmd(
     for s in result.systems:
         if s.run_file:
             err.print(f"[dim]run written to {s.run_file}[/dim]")
+    _report_rewrites(result)
+
+
+def _report_rewrites(result: EvalResult) -> None:
+    """LLM usage of each rewriting system, and a warning for queries that fell back to flat."""
+    for s in result.systems:
+        rw = s.extra.get("rewrite")
+        if not rw:
+            continue
+        use = rw["llm_usage"]
+        err.print(
+            f"{s.name}: {use['requests']} LLM requests for {rw['queries']} queries "
+            f"({use['cache_hits']} answers from the cache, "
+            f"{use['prompt_tokens'] + use['completion_tokens']} tokens)",
+            style="dim",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        if rw["fallbacks"]:
+            err.print(
+                f"warning: {s.name}: the LLM endpoint failed for {rw['fallbacks']} of "
+                f"{rw['queries']} queries; they were ranked flat, with the original query "
+                f"(last error: {rw['last_error']})",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
 
 
 @app.command("datasets")
@@ -241,6 +328,20 @@ def datasets_cmd() -> None:
 
     for name in BENCHMARKS:
         out.print(name)
+
+
+from logir.serve.review.cli import review_cmd, review_export_cmd  # noqa: E402
+
+app.command("review")(review_cmd)
+app.command("review-export")(review_export_cmd)
+
+from logir.serve.cli import serve_cmd  # noqa: E402
+
+app.command("serve")(serve_cmd)
+
+from logir.synth.cli import synth_app  # noqa: E402
+
+app.add_typer(synth_app, name="synth")
 
 
 def main() -> None:

@@ -1,0 +1,70 @@
+"""One search over an opened index, shared by ``logir search`` and the HTTP API.
+
+``choose_scorer`` picks the retriever (hybrid when the index has both BM25 and dense, else its
+first one); ``search_hits`` composes one query and turns the ranking into JSON-friendly hits with
+title, snippet and per-part evidence.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from logir.errors import LogirError
+
+if TYPE_CHECKING:
+    from logir.index.base import Scorer
+    from logir.index.store import Index
+    from logir.logic.base import Composer
+    from logir.logic.ranking import Ranking
+
+#: retrievers a search can name: the index's own ones, and ``hybrid`` over its bm25 + dense
+SEARCH_RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
+
+
+def default_retriever(index: Index) -> str:
+    """``hybrid`` when the index has bm25 and dense, else the first retriever it has."""
+    available = index.retrievers
+    if {"bm25", "dense"} <= set(available):
+        return "hybrid"
+    if not available:
+        raise LogirError(f"index {index.path} has no retrievers")
+    return available[0]
+
+
+def choose_scorer(index: Index, retriever: str = "") -> tuple[str, Scorer]:
+    """The retriever's name and its scorer (``""`` means :func:`default_retriever`)."""
+    name = retriever or default_retriever(index)
+    if name not in SEARCH_RETRIEVERS:
+        raise LogirError(f"unknown retriever {name!r}; known: {', '.join(SEARCH_RETRIEVERS)}")
+    if name == "hybrid":
+        from logir.index.hybrid import HybridScorer
+
+        if not {"bm25", "dense"} <= set(index.retrievers):
+            have = ", ".join(index.retrievers) or "none"
+            raise LogirError(
+                f"retriever 'hybrid' needs bm25 and dense in index {index.path}; it has: {have}"
+            )
+
+        return name, HybridScorer(index.scorer("bm25"), index.scorer("dense"))
+    return name, index.scorer(name)
+
+
+def search_hits(
+    index: Index, scorer: Scorer, composer: Composer, text: str, k: int
+) -> tuple[Ranking, list[dict[str, Any]]]:
+    """Rank ``text`` with ``composer`` over ``scorer``; hits carry rank, id, title, snippet, score
+    and evidence (each part's share of the score)."""
+    ranking = composer.rank([text], scorer, k)[0]
+    hits = ranking.hits(index.doc_ids)
+    docs = index.docs
+    for h in hits:
+        doc = docs[h.pop("row")]
+        h["title"] = doc.title
+        h["snippet"] = snippet(doc.text)
+    return ranking, hits
+
+
+def snippet(text: str, width: int = 160) -> str:
+    """The text on one line, cut at a word boundary to at most about ``width`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1].rsplit(" ", 1)[0] + " …"

@@ -1,0 +1,202 @@
+"""The logir HTTP app: ``POST /search``, ``POST /parse``, ``GET /healthz``, ``GET /info``, the
+search explorer at ``/`` and the OpenAPI page at ``/docs``.
+
+The index is opened once; scorers load on first use and are kept. Composition is CPU work, so the
+endpoints are plain functions (FastAPI runs them in its thread pool) and one lock serialises the
+work on the shared scorers and composer caches, which are not thread-safe. (No ``from
+__future__ import annotations`` here: FastAPI reads the endpoints' body types at runtime.)
+"""
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from logir.index.base import Scorer
+from logir.index.store import Index, open_index
+from logir.query import Not, Query, Term, negated_terms, terms, to_dict, to_query, understand
+from logir.query.understand import Understanding
+from logir.search import choose_scorer, default_retriever, search_hits
+from logir.serve import errors
+from logir.serve.auth import BearerAuth
+from logir.serve.limits import BodyLimit, Limits
+from logir.serve.schemas import (
+    ErrorBody,
+    Health,
+    Info,
+    ParseResponse,
+    SearchResponse,
+    request_models,
+)
+
+STATIC = Path(__file__).parent / "static"
+
+#: composers whose evidence values add up to each hit's score (checked in tests/serve/test_api.py)
+ADDITIVE_COMPOSERS = frozenset({"flat", "auto", "hybrid"})
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "Malformed body, bad query syntax or composer spec"},
+    401: {"model": ErrorBody, "description": "Missing or wrong bearer token"},
+    413: {"model": ErrorBody, "description": "Body over the size limit"},
+    422: {"model": ErrorBody, "description": "A field of the wrong type or out of its limits"},
+}
+
+
+def n_terms(q: Query) -> int:
+    """How many term leaves the logical form has (a repeated term counts each time)."""
+    if isinstance(q, Term):
+        return 1
+    if isinstance(q, Not):
+        return n_terms(q.child)
+    return sum(n_terms(c) for c in q.children)
+
+
+class Engine:
+    """The opened index, its scorers and the lock that guards them."""
+
+    def __init__(self, index: Index, limits: Limits) -> None:
+        self.index = index
+        self.limits = limits
+        self.lock = threading.Lock()
+        self._scorers: dict[str, tuple[str, Scorer]] = {}
+        self.default_retriever = default_retriever(index)
+        _ = index.docs  # read the documents now, not on the first request
+
+    @property
+    def retrievers(self) -> list[str]:
+        names = list(self.index.retrievers)
+        if {"bm25", "dense"} <= set(names):
+            names.insert(0, "hybrid")
+        return names
+
+    def scorer(self, retriever: str | None) -> tuple[str, Scorer]:
+        key = retriever or self.default_retriever
+        if key not in self._scorers:
+            self._scorers[key] = choose_scorer(self.index, key)
+        return self._scorers[key]
+
+    def read(self, text: str, mode: str) -> Understanding:
+        u = understand(text, mode)
+        found = n_terms(u.query)
+        if found > self.limits.max_terms:
+            raise errors.TooManyTerms(
+                f"field 'query': its logical form has {found} terms; "
+                f"at most {self.limits.max_terms} are allowed"
+            )
+        return u
+
+    def parse(self, text: str, mode: str) -> dict[str, Any]:
+        with self.lock:
+            u = self.read(text, mode)
+        return _reading(text, u)
+
+    def search(
+        self, text: str, mode: str, composer_spec: str, k: int, retriever: str | None
+    ) -> dict[str, Any]:
+        from logir.logic import get_composer
+
+        composer = get_composer(composer_spec)
+        with self.lock:
+            u = self.read(text, mode)
+            # The composer reads its text in auto mode; hand it the canonical form when that
+            # reading would differ from the one asked for (flat ranks the text as it is).
+            given = text
+            if composer.name != "flat" and mode != "auto" and to_query(text, "auto") != u.query:
+                given = str(u.query)
+            name, scorer = self.scorer(retriever)
+            ranking, hits = search_hits(self.index, scorer, composer, given, k)
+        return {
+            **_reading(text, u),
+            "composer": composer_spec,
+            "retriever": name,
+            "k": k,
+            "composer_input": given,
+            "composer_logical_form": ranking.logical_form,
+            "evidence_is_additive": composer.name in ADDITIVE_COMPOSERS,
+            "hits": hits,
+        }
+
+
+def _reading(text: str, u: Understanding) -> dict[str, Any]:
+    return {
+        "query": text,
+        "mode_used": u.mode_used,
+        "logical_form": str(u.query),
+        "tree": to_dict(u.query),
+        "terms": [t.text for t in terms(u.query)],
+        "negated": [t.text for t in negated_terms(u.query)],
+        "spans": {t: list(s) for t, s in u.spans.items()},
+        "notes": list(u.notes),
+    }
+
+
+def create_app(
+    index_dir: str | Path, *, token: str | None = None, limits: Limits | None = None
+) -> FastAPI:
+    """The app serving the index at ``index_dir`` (opened once; LogirError when it is not one).
+
+    With ``token`` every route but ``/healthz``, the pages, their assets and the API docs needs
+    ``Authorization: Bearer TOKEN``.
+    """
+    from logir.logic.base import _registry
+
+    limits = limits or Limits()
+    engine = Engine(open_index(index_dir), limits)
+    ParseRequest, SearchRequest = request_models(limits)
+    app = FastAPI(
+        title="logir",
+        summary="Retrieval that obeys the logic of a query.",
+        description="Search an index with AND / OR / NOT queries; every hit carries the "
+        "evidence of each part of the query. Errors are JSON {\"error\": message}.",
+        version="0.1.0",
+        redoc_url=None,
+    )
+    app.state.engine = engine
+    errors.install(app)
+    if token:
+        app.add_middleware(BearerAuth, token=token)  # inner: runs after the body cap
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+
+    @app.get("/healthz", response_model=Health, tags=["service"])
+    def healthz() -> dict[str, Any]:
+        """Liveness: answers without touching the scorers."""
+        return {"status": "ok", "n_docs": engine.index.n_docs, "retrievers": engine.retrievers}
+
+    @app.get("/info", response_model=Info, responses=_ERRORS, tags=["service"])
+    def info() -> dict[str, Any]:
+        """What this server offers: retrievers, composers and the request limits."""
+        return {
+            "n_docs": engine.index.n_docs,
+            "retrievers": engine.retrievers,
+            "default_retriever": engine.default_retriever,
+            "composers": sorted(_registry()),
+            "additive_composers": sorted(ADDITIVE_COMPOSERS),
+            "limits": {
+                "max_query_chars": limits.max_query_chars,
+                "max_k": limits.max_k,
+                "max_terms": limits.max_terms,
+                "max_body_bytes": limits.max_body_bytes,
+            },
+            "auth": bool(token),
+        }
+
+    @app.post("/parse", response_model=ParseResponse, responses=_ERRORS, tags=["query"])
+    def parse(body: ParseRequest) -> dict[str, Any]:  # type: ignore[valid-type]
+        """Read a query into its logical form (tree, terms, where each came from)."""
+        return engine.parse(body.query, body.mode)  # type: ignore[attr-defined]
+
+    @app.post("/search", response_model=SearchResponse, responses=_ERRORS, tags=["query"])
+    def search(body: SearchRequest) -> dict[str, Any]:  # type: ignore[valid-type]
+        """Rank the documents for a query; each hit carries the evidence of each part."""
+        b: Any = body
+        return engine.search(b.query, b.mode, b.composer, b.k, b.retriever)
+
+    @app.get("/", include_in_schema=False)
+    def explorer() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,96 @@
+"""``logir serve INDEX_DIR``: the API and the search explorer over one index, with uvicorn.
+
+FastAPI and uvicorn are imported inside the command, so the rest of the ``logir`` command works
+without the ``serve`` extra.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from logir.errors import LogirError
+
+DEFAULT_TOKEN_ENV = "LOGIR_SERVE_TOKEN"
+
+
+def read_token(token_env: str | None) -> str | None:
+    """The bearer token from the environment: ``token_env`` must be set when named explicitly;
+    the default variable is optional (unset or empty means no token)."""
+    name = token_env or DEFAULT_TOKEN_ENV
+    value = os.environ.get(name, "").strip()
+    if token_env and not value:
+        raise LogirError(f"--token-env {token_env}: environment variable {token_env} is not set")
+    return value or None
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with a one-line message, before loading anything, when host:port cannot be bound."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host, port))
+    except OSError as exc:
+        raise LogirError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def serve_cmd(
+    index_dir: Annotated[Path, typer.Argument(help="An index built by `logir index`.")],
+    host: Annotated[
+        str, typer.Option(help="Address to bind; 127.0.0.1 keeps the server local.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    token_env: Annotated[
+        str | None,
+        typer.Option(
+            "--token-env",
+            help=f"Environment variable holding a bearer token that every API call must send "
+            f"(default: {DEFAULT_TOKEN_ENV}, when set).",
+        ),
+    ] = None,
+    max_query_chars: Annotated[int, typer.Option(help="Longest query accepted.", min=1)] = 1000,
+    max_k: Annotated[int, typer.Option(help="Most hits one search may ask for.", min=1)] = 1000,
+    max_terms: Annotated[int, typer.Option(help="Most terms in a logical form.", min=1)] = 16,
+    max_body_bytes: Annotated[
+        int, typer.Option(help="Largest request body accepted.", min=256)
+    ] = 32 * 1024,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Serve the search API and the search explorer for an index."""
+    try:
+        import uvicorn
+
+        from logir.serve.app import create_app
+        from logir.serve.limits import Limits
+    except ImportError as exc:
+        raise LogirError(
+            f"logir serve needs the 'serve' extra ({exc.name} is missing): "
+            "pip install 'logir[serve]'"
+        ) from None
+    token = read_token(token_env)
+    _check_port(host, port)
+    limits = Limits(max_query_chars, max_k, max_terms, max_body_bytes)
+    app = create_app(index_dir, token=token, limits=limits)
+    if not token and not _is_loopback(host):
+        print(
+            f"warning: serving on {host} without a bearer token; anyone who can reach it can "
+            f"query the index (set {DEFAULT_TOKEN_ENV})",
+            file=sys.stderr,
+        )
+    shown = f"[{host}]" if ":" in host else host
+    print(f"logir serve: {index_dir} at http://{shown}:{port}/ (API docs: /docs)", file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)

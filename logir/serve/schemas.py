@@ -1,0 +1,134 @@
+"""Request and response bodies of the API (pydantic), with the field constraints of ``Limits``.
+
+Request models are built per app by :func:`request_models`, so that the limits an app was created
+with are the ones its validation enforces and its OpenAPI page documents.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from logir.search import SEARCH_RETRIEVERS
+from logir.serve.limits import Limits
+
+Mode = Literal["auto", "syntax", "natural"]
+Retriever = Literal[SEARCH_RETRIEVERS]  # type: ignore[valid-type]
+
+MAX_COMPOSER_CHARS = 200
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or only whitespace")
+    return value
+
+
+def request_models(limits: Limits) -> tuple[type[BaseModel], type[BaseModel]]:
+    """The ``ParseRequest`` and ``SearchRequest`` models enforcing ``limits``."""
+
+    class ParseRequest(_Strict):
+        """A query to read into a logical form."""
+
+        query: str = Field(
+            min_length=1,
+            max_length=limits.max_query_chars,
+            description=f"Query text, 1 to {limits.max_query_chars} characters.",
+            examples=['"vitamin D" AND NOT "bone health"'],
+        )
+        mode: Mode = Field(
+            "auto",
+            description="syntax: logir syntax; natural: rule-based decomposition; "
+            "auto: syntax when the text looks like it, else natural.",
+        )
+
+        _blank = field_validator("query")(_not_blank)
+
+    class SearchRequest(ParseRequest):
+        """A query to rank the index's documents for."""
+
+        composer: str = Field(
+            "auto",
+            min_length=1,
+            max_length=MAX_COMPOSER_CHARS,
+            description="Composer spec NAME[,key=value...]: flat, auto, hybrid, fuzzy, sets, "
+            "vectors (e.g. fuzzy,and=min).",
+        )
+        k: int = Field(
+            10, strict=True, ge=1, le=limits.max_k, description=f"Hits, 1 to {limits.max_k}."
+        )
+        retriever: Retriever | None = Field(  # type: ignore[valid-type]
+            None, description="bm25, dense, hybrid or splade; default: hybrid when the index "
+            "has bm25 and dense, else its first retriever."
+        )
+
+    return ParseRequest, SearchRequest
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer: what is wrong, naming the field."""
+
+    error: str = Field(description="What is wrong and where.")
+    column: int | None = Field(None, description="1-based column of a query syntax error.")
+
+
+class ParseResponse(BaseModel):
+    query: str
+    mode_used: str = Field(description="How the text was read: syntax or natural.")
+    logical_form: str = Field(description="The canonical logir syntax of the logical form.")
+    tree: dict[str, Any] = Field(
+        description='Nested {"term": s} | {"and": [...]} | {"or": [...]} | {"not": {...}}.'
+    )
+    terms: list[str]
+    negated: list[str] = Field(description="Terms under a NOT.")
+    spans: dict[str, list[int]] = Field(description="Where each term came from in the text.")
+    notes: list[str] = Field(description="The decomposition rules that fired.")
+
+
+class Hit(BaseModel):
+    rank: int
+    id: str
+    title: str
+    snippet: str
+    score: float
+    evidence: dict[str, float] = Field(
+        description="Each part's score for this hit (a term, or NOT term)."
+    )
+
+
+class SearchResponse(ParseResponse):
+    composer: str
+    retriever: str
+    k: int
+    composer_input: str = Field(
+        description="The text handed to the composer (the query, or its canonical logical form "
+        "when the composer's own reading would differ from the requested mode)."
+    )
+    composer_logical_form: str | None = Field(
+        description="The logical form the composer used (null when it ranked the text as is)."
+    )
+    evidence_is_additive: bool = Field(
+        description="True when each hit's evidence values add up to its score."
+    )
+    hits: list[Hit]
+
+
+class Health(BaseModel):
+    status: str
+    n_docs: int
+    retrievers: list[str]
+
+
+class Info(BaseModel):
+    n_docs: int
+    retrievers: list[str] = Field(description="Retrievers this index can search with.")
+    default_retriever: str
+    composers: list[str]
+    additive_composers: list[str]
+    limits: dict[str, int]
+    auth: bool

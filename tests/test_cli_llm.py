@@ -1,0 +1,102 @@
+"""`logir parse --llm` against a local fake OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from logir.cli import main
+from tests.llm.fakeserver import FakeLLMServer
+
+QUESTION = "Which birds of New Zealand are not flightless?"
+FORM = '"birds of New Zealand" AND NOT "flightless birds"'
+
+
+@pytest.fixture(autouse=True)
+def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LOGIR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("LOGIR_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("LOGIR_LLM_MODEL", raising=False)
+
+
+def run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["logir", *args])
+    with pytest.raises(SystemExit) as info:
+        main()
+    captured = capsys.readouterr()
+    return int(info.value.code or 0), captured.out, captured.err
+
+
+def closed_url() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+
+
+def test_parse_llm_valid_answer(capsys, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("MY_KEY", "sk-cli-secret")
+    with FakeLLMServer(json.dumps({"logical_form": FORM})) as srv:
+        args = ["parse", "--llm", "--llm-base-url", srv.base_url, "--llm-model", "tiny"]
+        code, out, err = run(capsys, monkeypatch, *args, "--llm-key-env", "MY_KEY", QUESTION)
+        assert code == 0, err
+        code, _, _ = run(capsys, monkeypatch, *args, QUESTION)  # same request: from the cache
+    assert FORM in out and "mode: llm" in out and "llm failed" not in out
+    assert "'birds of New Zealand' <- [6:26]" in out
+    assert len(srv.requests) == 1 and srv.requests[0]["model"] == "tiny"
+    assert srv.headers[0]["authorization"] == "Bearer sk-cli-secret"
+    assert list((tmp_path / "cache" / "llm").rglob("*.json"))
+
+
+def test_parse_llm_repair_then_valid_json_output(capsys, monkeypatch, tmp_path: Path) -> None:
+    script = FakeLLMServer.script(
+        ['{"logical_form": "AND birds"}', json.dumps({"logical_form": FORM})]
+    )
+    with FakeLLMServer(script) as srv:
+        monkeypatch.setenv("LOGIR_LLM_BASE_URL", srv.base_url)
+        code, out, err = run(
+            capsys, monkeypatch, "parse", "--llm", "--llm-no-cache", "--json", QUESTION
+        )
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["mode"] == "llm" and payload["query"] == FORM and payload["fallback"] is None
+    assert len(srv.requests) == 2
+    assert not (tmp_path / "cache" / "llm").exists()
+
+
+def test_parse_llm_server_down_falls_back(capsys, monkeypatch) -> None:
+    url = closed_url()
+    args = ["parse", "--llm", "--llm-base-url", url, "--llm-retries", "0"]
+    code, out, err = run(capsys, monkeypatch, *args, "films by Nolan but not Inception")
+    assert code == 0, err
+    assert '"films by Nolan" AND NOT "Inception"' in out
+    mode_line = next(line for line in out.splitlines() if line.startswith("mode:"))
+    assert mode_line.startswith("mode: natural (llm failed: LLM request to " + url)
+    assert "rules: negation:but-not" in out
+
+
+def test_parse_llm_conflicting_flags(capsys, monkeypatch) -> None:
+    code, _, err = run(capsys, monkeypatch, "parse", "--llm", "--natural", "x")
+    assert code == 2 and err.startswith("error: use only one of --natural, --auto and --llm")
+
+
+def test_parse_llm_without_endpoint_is_a_clean_error(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "LOGIR_LLM_BASE_URL"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "logir.cli", "parse", "--llm", QUESTION],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    first = proc.stderr.strip().splitlines()[0]
+    assert first == "error: no LLM endpoint: pass --llm-base-url or set LOGIR_LLM_BASE_URL"
