@@ -7,8 +7,6 @@ without the ``serve`` extra.
 from __future__ import annotations
 
 import ipaddress
-import os
-import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -16,29 +14,9 @@ from typing import Annotated
 import typer
 
 from logir.errors import LogirError
+from logir.serve.net import check_port, read_token
 
 DEFAULT_TOKEN_ENV = "LOGIR_SERVE_TOKEN"
-
-
-def read_token(token_env: str | None) -> str | None:
-    """The bearer token from the environment: ``token_env`` must be set when named explicitly;
-    the default variable is optional (unset or empty means no token)."""
-    name = token_env or DEFAULT_TOKEN_ENV
-    value = os.environ.get(name, "").strip()
-    if token_env and not value:
-        raise LogirError(f"--token-env {token_env}: environment variable {token_env} is not set")
-    return value or None
-
-
-def _check_port(host: str, port: int) -> None:
-    """Fail with a one-line message, before loading anything, when host:port cannot be bound."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    try:
-        with socket.socket(family, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind((host, port))
-    except OSError as exc:
-        raise LogirError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _is_loopback(host: str) -> bool:
@@ -81,8 +59,8 @@ def serve_cmd(
             f"logir serve needs the 'serve' extra ({exc.name} is missing): "
             "pip install 'logir[serve]'"
         ) from None
-    token = read_token(token_env)
-    _check_port(host, port)
+    token = read_token(token_env, DEFAULT_TOKEN_ENV)
+    check_port(host, port)
     limits = Limits(max_query_chars, max_k, max_terms, max_body_bytes)
     app = create_app(index_dir, token=token, limits=limits)
     if not token and not _is_loopback(host):

@@ -51,6 +51,7 @@ class FakeLLMServer:
         self.max_in_flight = 0
         self._in_flight = 0
         self._lock = threading.Lock()
+        self._local = threading.local()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._port: int | None = None
@@ -118,11 +119,19 @@ class FakeLLMServer:
         with self._lock:
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
+        self._local.counted = True
         try:
             self._answer(h)
         except (BrokenPipeError, ConnectionResetError, OSError):
             pass  # the client gave up (timeout) before the answer was written
         finally:
+            self._done()
+
+    def _done(self) -> None:
+        """The request stops counting as in flight (once), before its answer leaves: a client
+        that starts its next request on reading the answer must not find this one still counted."""
+        if getattr(self._local, "counted", False):
+            self._local.counted = False
             with self._lock:
                 self._in_flight -= 1
 
@@ -147,6 +156,7 @@ class FakeLLMServer:
             time.sleep(reply.delay)
         if reply.drop:
             h.close_connection = True
+            self._done()
             with contextlib.suppress(OSError):
                 h.connection.shutdown(socket.SHUT_RDWR)
             return
@@ -181,14 +191,15 @@ class FakeLLMServer:
             },
         )
 
-    @staticmethod
     def _send(
+        self,
         h: BaseHTTPRequestHandler,
         status: int,
         payload: dict[str, Any],
         headers: dict[str, str] | None = None,
     ) -> None:
         data = json.dumps(payload).encode("utf-8")
+        self._done()
         h.send_response(status)
         h.send_header("Content-Type", "application/json")
         h.send_header("Content-Length", str(len(data)))

@@ -5,8 +5,6 @@ fastapi and uvicorn are imported inside the commands, so the ``logir`` command w
 
 from __future__ import annotations
 
-import os
-import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,28 +12,13 @@ from typing import Annotated
 import typer
 
 from logir.errors import LogirError
+from logir.serve.net import check_port, read_token
 
 TOKEN_ENV = "LOGIR_REVIEW_TOKEN"
 
 
 def _db_path(folder: Path, db: Path | None) -> Path:
     return db if db is not None else folder / "review.sqlite"
-
-
-def _check_port(host: str, port: int) -> None:
-    """A LogirError now rather than a uvicorn traceback later when the port is taken."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise LogirError(f"cannot resolve host {host!r}: {exc.strerror}") from None
-    family, _, _, _, addr = infos[0]
-    with socket.socket(family, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(addr)
-        except OSError as exc:
-            msg = f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
-            raise LogirError(msg) from None
 
 
 def review_cmd(
@@ -48,9 +31,14 @@ def review_cmd(
     required: Annotated[
         int, typer.Option(help="Annotators per item; a majority of them accepts it.", min=1)
     ] = 3,
-    token: Annotated[
+    token_env: Annotated[
         str | None,
-        typer.Option(help=f"Token the API requires (or ${TOKEN_ENV}).", show_default=False),
+        typer.Option(
+            "--token-env",
+            help=f"Environment variable holding a bearer token the API requires "
+            f"(default {TOKEN_ENV}; unset means no token).",
+            show_default=False,
+        ),
     ] = None,
 ) -> None:
     """Serve the review page: annotators label each item, a majority accepts it."""
@@ -62,10 +50,10 @@ def review_cmd(
         msg = f"logir review needs fastapi and uvicorn ({exc.name} is missing)"
         raise LogirError(msg) from None
 
-    token = token or os.environ.get(TOKEN_ENV) or None
+    token = read_token(token_env, TOKEN_ENV)
     app = create_review_app(folder, _db_path(folder, db), annotators_required=required, token=token)
-    _check_port(host, port)
-    url = f"http://{host}:{port}/review" + (f"?token={token}" if token else "")
+    check_port(host, port)
+    url = f"http://{host}:{port}/review" + ("?token=<the token>" if token else "")
     print(f"review of {folder} on {url} (labels in {_db_path(folder, db)})", file=sys.stderr)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
