@@ -24,6 +24,7 @@ import numpy as np
 
 from logir.errors import LogirError
 from logir.index.base import topk
+from logir.index.packing import packed_encoder
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,14 @@ def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) 
         normalize_embeddings=True,
     )
     return np.ascontiguousarray(emb, dtype=np.float32)
+
+
+def _encode_queries(model: Any, texts: list[str]) -> np.ndarray:
+    """Query embeddings as `_encode` gives them; packed into one sequence where the model allows
+    (:mod:`logir.index.packing`: a logical query's terms cost about one text, not one each)."""
+    packer = packed_encoder(model)
+    packed = packer.encode(texts, normalize=True) if packer is not None else None
+    return packed if packed is not None else _encode(model, texts, 64, False)
 
 
 def _product(q: np.ndarray, docs: np.ndarray) -> np.ndarray:
@@ -230,7 +239,7 @@ class DenseScorer:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         missing = list(dict.fromkeys(t for t in texts if t not in self._queries))
         if missing:
-            new = _encode(get_model(self.model_id), missing, 64, False)
+            new = _encode_queries(get_model(self.model_id), missing)
             if new.shape[1] != self.dim:
                 raise LogirError(
                     f"model {self.model_id!r} gives {new.shape[1]}-d vectors, "
@@ -283,17 +292,51 @@ class DenseScorer:
         """Cosine similarities ``[len(texts), n]``, or only the columns `doc_idx`."""
         q = self.embed(texts)
         if doc_idx is None:
-            docs = self.embeddings
-        else:
-            doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
-            if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= self.n_docs):
-                raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
-            docs = self.embeddings[doc_idx]
-        return _product(q, docs)
+            return _product(q, self.embeddings)
+        return _product(q, self.embeddings[self._rows(doc_idx)])
+
+    def _rows(self, doc_idx: np.ndarray) -> np.ndarray:
+        """`doc_idx` as a flat int64 array, checked against the corpus size."""
+        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+        if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= self.n_docs):
+            raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
+        return doc_idx
 
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Exact top-k by cosine, best first (ties by lower row); padded with -1 / -inf."""
         return self.search_vectors(self.embed(texts), k)
 
+    def prepare(self, texts: list[str]) -> DenseBatch:
+        """`texts` embedded once, for ``search`` and then ``score`` from the same product."""
+        return DenseBatch(self, texts)
+
     def __repr__(self) -> str:
         return f"DenseScorer(model={self.model_id!r}, n_docs={self.n_docs}, dim={self.dim})"
+
+
+class DenseBatch:
+    """Texts embedded once; ``search(k)`` keeps the product over the corpus (when it holds at
+    most ``_SCORE_BUDGET`` cells) so that ``score(rows, doc_idx)`` reads it instead of
+    multiplying again. The same numbers as ``DenseScorer.search`` / ``score`` up to float32
+    rounding (a product over the whole corpus and one over a few rows may round differently).
+    """
+
+    def __init__(self, scorer: DenseScorer, texts: list[str]) -> None:
+        self._scorer = scorer
+        self._q = scorer.embed(list(texts))
+        self._scores: np.ndarray | None = None
+
+    def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k per text, as ``DenseScorer.search``."""
+        m, n = len(self._q), self._scorer.n_docs
+        if m == 0 or k <= 0 or n == 0 or m * n > _SCORE_BUDGET:
+            return self._scorer.search_vectors(self._q, k)
+        self._scores = _product(self._q, self._scorer.embeddings)
+        return topk(self._scores, k)
+
+    def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
+        """Cosine similarities ``[len(texts[rows]), len(doc_idx)]``."""
+        doc_idx = self._scorer._rows(doc_idx)
+        if self._scores is not None:
+            return np.ascontiguousarray(self._scores[rows][:, doc_idx])
+        return _product(self._q[rows], self._scorer.embeddings[doc_idx])

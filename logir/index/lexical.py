@@ -1,16 +1,17 @@
 """BM25 over bm25s's eager index, plus an exact match-set layer (which documents contain a term).
 
 bm25s stores, for every vocabulary token, the BM25 contribution of that token to every document
-that contains it (a CSC matrix ``[n_docs, vocab]``). Scoring a query is a sum of those columns.
-We read the same arrays as a CSR matrix ``[vocab, n_docs]`` and score many queries with one sparse
-product; the sums run in query-token order in float32, so the scores equal ``BM25.get_scores``
-bit for bit.
+that contains it (a CSC matrix ``[n_docs, vocab]``, one entry per token and document). Scoring a
+query is a sum of those columns. We read the same arrays as a CSR matrix ``[vocab, n_docs]`` and
+add up a query's posting lists in a scratch array; the sums run in query-token order in float32,
+so the scores equal ``BM25.get_scores`` bit for bit.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ from logir.errors import LogirError
 from logir.index.base import sparse_row_topk
 
 PARAMS_FILE = "logir_bm25.json"
-_CHUNK = 256  # queries per sparse product
+_CHUNK = 256  # texts per prepared batch
+_LOOKUP_MIN = 1024  # a one-token row at least this long is searched, not scattered, in score
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
 
@@ -48,6 +50,7 @@ class BM25Scorer:
         self._vocab: dict[str, int] = retriever.vocab_dict
         nonocc = getattr(retriever, "nonoccurrence_array", None)
         self._nonocc: np.ndarray | None = nonocc
+        self._sorted_postings: bool | None = None  # see BM25Batch._sorted
 
     # -- construction -------------------------------------------------------------------------
 
@@ -165,24 +168,35 @@ class BM25Scorer:
         out.sum_duplicates()
         return out
 
-    def _sparse_scores(
-        self, ids: list[np.ndarray], doc_idx: np.ndarray | None = None
-    ) -> sp.csr_matrix:
-        """BM25 sums without the non-occurrence constant, sparse ``[m, n or len(doc_idx)]``."""
-        m = len(ids)
-        flat = np.concatenate(ids) if m else np.zeros(0, dtype=np.int64)
-        terms, local = np.unique(flat, return_inverse=True)
-        indptr = np.zeros(m + 1, dtype=np.int64)
-        np.cumsum([len(i) for i in ids], out=indptr[1:])
-        # keep token order inside each row: the product then sums in bm25s's order
-        q = sp.csr_matrix(
-            (np.ones(len(flat), dtype=np.float32), local.astype(np.int64), indptr),
-            shape=(m, len(terms)),
-        )
-        sub = self._postings[terms]
-        if doc_idx is not None:
-            sub = sub[:, doc_idx]
-        return (q @ sub).tocsr()
+    def _row(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Documents holding a token of ``ids`` and their BM25 sums without the non-occurrence
+        constant, in no particular order.
+
+        Each sum runs in float32 in token order from 0, as the sparse product
+        ``term_vectors @ postings`` and ``BM25.get_scores`` do, so the values are bit-identical to
+        theirs. A one-token text is its posting list itself (read-only views, nothing computed).
+        """
+        p = self._postings
+        if len(ids) == 1:
+            lo, hi = p.indptr[ids[0]], p.indptr[ids[0] + 1]
+            return p.indices[lo:hi], p.data[lo:hi]
+        if not len(ids):
+            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
+        acc, seen = _scratch(self._n)
+        parts: list[np.ndarray] = []
+        try:
+            for t in ids:
+                lo, hi = p.indptr[t], p.indptr[t + 1]
+                docs = p.indices[lo:hi]
+                parts.append(docs[~seen[docs]])
+                seen[parts[-1]] = True
+                acc[docs] += p.data[lo:hi]  # a token's documents are distinct: one add each
+            docs = np.concatenate(parts)
+            return docs, acc[docs]
+        finally:
+            for part in parts:
+                acc[part] = 0.0
+                seen[part] = False
 
     def _offsets(self, ids: list[np.ndarray]) -> np.ndarray:
         """Per-query non-occurrence constant (BM25L / BM25+ only; zero otherwise)."""
@@ -202,11 +216,15 @@ class BM25Scorer:
         width = self._n if doc_idx is None else len(doc_idx)
         out = np.zeros((len(texts), width), dtype=np.float32)
         for start in range(0, len(texts), _CHUNK):
-            ids = self._token_ids(texts[start : start + _CHUNK])
-            block = out[start : start + len(ids)]
-            if width:
-                self._sparse_scores(ids, doc_idx).toarray(out=block)
-            block += self._offsets(ids)[:, None]
+            batch = self.prepare(texts[start : start + _CHUNK])
+            block = out[start : start + _CHUNK]
+            if doc_idx is not None:
+                block[:] = batch.score(slice(0, len(block)), doc_idx)
+                continue
+            for i in range(len(block)):
+                docs, sums = batch.row(i)
+                block[i, docs] = sums
+            block += batch.offsets[:, None]
         return out
 
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -255,7 +273,7 @@ class BM25Scorer:
 
 
 class BM25Batch:
-    """Texts tokenised once, with their sparse BM25 rows over all documents computed at most once.
+    """Texts tokenised once, each text's sparse BM25 row computed at most once, when first read.
 
     ``search(k)`` equals ``BM25Scorer.search(texts, k)`` and ``score(rows, doc_idx)`` equals
     ``BM25Scorer.score(texts[rows], doc_idx)`` bit for bit: both read the same float32 sums.
@@ -265,14 +283,22 @@ class BM25Batch:
     def __init__(self, scorer: BM25Scorer, texts: list[str]) -> None:
         self._scorer = scorer
         self._ids = scorer._token_ids(list(texts))
-        self._offsets = scorer._offsets(self._ids)
-        self._sums: sp.csr_matrix | None = None
+        self.offsets = scorer._offsets(self._ids)
+        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
-    def sums(self) -> sp.csr_matrix:
-        """BM25 sums without the non-occurrence constant, sparse ``[len(texts), n_docs]``."""
-        if self._sums is None:
-            self._sums = self._scorer._sparse_scores(self._ids)
-        return self._sums
+    def _sorted(self) -> bool:
+        """Whether every posting list is sorted by document (checked once per scorer)."""
+        scorer = self._scorer
+        if scorer._sorted_postings is None:
+            scorer._sorted_postings = bool(scorer.postings.has_sorted_indices)
+        return scorer._sorted_postings
+
+    def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Documents holding a token of text `i` and their sums without the offset (read-only)."""
+        got = self._rows.get(i)
+        if got is None:
+            got = self._rows[i] = self._scorer._row(self._ids[i])
+        return got
 
     def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k per text, as ``BM25Scorer.search``."""
@@ -280,15 +306,12 @@ class BM25Batch:
         idx = np.full((m, k), -1, dtype=np.int64)
         val = np.full((m, k), -np.inf, dtype=np.float32)
         k_eff = min(k, n)
-        if k_eff <= 0 or m == 0:
+        if k_eff <= 0:
             return idx, val
-        res = self.sums()
         for r in range(m):
-            lo, hi = res.indptr[r], res.indptr[r + 1]
-            docs = res.indices[lo:hi].astype(np.int64)
-            top_d, top_s = sparse_row_topk(docs, res.data[lo:hi], k_eff, n)
+            top_d, top_s = sparse_row_topk(*self.row(r), k_eff, n)
             idx[r, :k_eff] = top_d
-            val[r, :k_eff] = top_s + self._offsets[r]
+            val[r, :k_eff] = top_s + self.offsets[r]
         return idx, val
 
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
@@ -300,24 +323,37 @@ class BM25Batch:
         r0, r1, step = rows.indices(len(self._ids))
         if step != 1:
             raise ValueError("rows must be a contiguous slice")
-        m = max(r1 - r0, 0)
-        if np.all(doc_idx[1:] > doc_idx[:-1]):  # sorted and unique, as candidate rows are
-            wanted, inverse = doc_idx, None
-        else:
-            wanted, inverse = np.unique(doc_idx, return_inverse=True)
-        found = np.zeros((m, len(wanted)), dtype=np.float32)
-        if m and len(wanted):
-            res = self.sums()
-            column = np.full(n, -1, dtype=np.int32)  # document row -> column in `wanted`
-            column[wanted] = np.arange(len(wanted), dtype=np.int32)
-            lo, hi = res.indptr[r0], res.indptr[r0 + m]
-            cols = column[res.indices[lo:hi]]
-            text = np.repeat(np.arange(m), np.diff(res.indptr[r0 : r0 + m + 1]))
-            hit = cols >= 0
-            found[text[hit], cols[hit]] = res.data[lo:hi][hit]
-        out = found if inverse is None else found[:, inverse]
-        out += self._offsets[r0 : r0 + m, None]
+        out = np.zeros((max(r1 - r0, 0), len(doc_idx)), dtype=np.float32)
+        if len(doc_idx):
+            acc, _ = _scratch(n)  # each row scattered into it, read at doc_idx, then cleared
+            for i in range(len(out)):
+                docs, sums = self.row(r0 + i)
+                if len(docs) >= _LOOKUP_MIN and len(self._ids[r0 + i]) == 1 and self._sorted():
+                    # a long posting list, sorted by document: look the rows up instead
+                    pos = np.minimum(np.searchsorted(docs, doc_idx), len(docs) - 1)
+                    hit = docs[pos] == doc_idx
+                    out[i, hit] = sums[pos[hit]]
+                    continue
+                try:
+                    acc[docs] = sums
+                    out[i] = acc[doc_idx]
+                finally:
+                    acc[docs] = 0.0
+        out += self.offsets[r0 : r0 + len(out), None]
         return out
+
+
+_SCRATCH = threading.local()
+
+
+def _scratch(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """This thread's all-zero float32 and all-False bool arrays of length `n` (callers restore
+    them to all zero / all False before they return)."""
+    acc: np.ndarray | None = getattr(_SCRATCH, "acc", None)
+    if acc is None or len(acc) < n:
+        _SCRATCH.acc = acc = np.zeros(n, dtype=np.float32)
+        _SCRATCH.seen = np.zeros(n, dtype=bool)
+    return acc[:n], _SCRATCH.seen[:n]
 
 
 def _stopword_set(stopwords: str | list[str] | None) -> frozenset[str]:

@@ -200,10 +200,19 @@ _QUERIES: dict[str, Query] = {}
 
 
 def query_of(text: str) -> Query:
-    """The logical form of a query text (``to_query(text, "auto")``), parsed once per text."""
+    """The logical form of a query text (``to_query(text, "auto")``), parsed once per text.
+
+    Text in the query language is parsed directly: the same Query as ``to_query`` without the
+    term spans it also works out.
+    """
     q = _QUERIES.get(text)
     if q is None:
-        from logir.query.understand import to_query
+        from logir.query.syntax import QuerySyntaxError, parse
+        from logir.query.understand import looks_like_syntax, to_query
 
-        q = _QUERIES[text] = to_query(text, "auto")
+        try:
+            q = parse(text) if looks_like_syntax(text) else None
+        except QuerySyntaxError:
+            q = None
+        _QUERIES[text] = q = q if q is not None else to_query(text, "auto")
     return q

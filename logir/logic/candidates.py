@@ -8,11 +8,17 @@ ranked by the composed score, which pushes ``a``'s best matches down).
 
 When ``K >= n_docs`` every search covers the whole corpus, so composing over the candidates is
 the same as composing over every document.
+
+A composer that can prove the flat top K changes nothing it returns (see ``Fuzzy`` and ``Sets``)
+asks for the terms' top K alone (flat text ``None``) and adds the flat top K later with
+:func:`add_flat` only where it cannot: the flat text is then never read (for a dense scorer,
+never embedded) for most queries.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,6 +42,7 @@ class CandidateSet:
     - ``top_scores``: each term's own top-K scores, best first ``[m, K]`` (-inf padding when the
       corpus holds fewer than K documents).
     - ``top_rows``: the rows of those top-K scores ``[m, K]`` (-1 padding), when known.
+    - ``flat``: whether ``rows`` hold the flat text's top K (False: the terms' top K only).
     """
 
     rows: np.ndarray
@@ -43,6 +50,7 @@ class CandidateSet:
     scores: np.ndarray
     top_scores: np.ndarray
     top_rows: np.ndarray | None = None
+    flat: bool = True
 
     def __len__(self) -> int:
         return int(len(self.rows))
@@ -71,12 +79,13 @@ class CandidateSet:
 
 
 def candidate_sets(
-    scorer: Scorer, queries: list[tuple[list[str], str]], k: int = DEFAULT_K
+    scorer: Scorer, queries: list[tuple[list[str], str | None]], k: int = DEFAULT_K
 ) -> list[CandidateSet]:
     """Candidate sets for many queries, each given as ``(term texts, flat text)``.
 
     All term and flat texts go to the scorer as one batch (:func:`~logir.index.base.prepare`):
     read once, one search over all of them, then each query's term scores on its candidates.
+    A flat text ``None`` leaves the flat top K out (``CandidateSet.flat`` is then False).
     A scorer with its own ``prepare`` keeps per-text state, so it gets batches of whole queries
     of at most ``BATCH_TEXTS`` texts.
     """
@@ -85,17 +94,18 @@ def candidate_sets(
     out: list[CandidateSet] = []
     limit = BATCH_TEXTS if callable(getattr(scorer, "prepare", None)) else None
     for chunk in _chunks(queries, limit):
-        texts = [t for term_texts, flat in chunk for t in (*term_texts, flat)]
+        texts = [t for term_texts, flat in chunk for t in (*term_texts, flat) if t is not None]
         batch = prepare(scorer, texts)
         idx, top = batch.search(k)
         lo = 0
-        for term_texts, _ in chunk:
-            hi = lo + len(term_texts) + 1
+        for term_texts, flat in chunk:
+            m = len(term_texts)
+            hi = lo + m + (flat is not None)
             found = idx[lo:hi].ravel()
             rows = _sorted_unique(found[found >= 0])
             scores = (
-                batch.score(slice(lo, hi - 1), rows)
-                if term_texts
+                batch.score(slice(lo, lo + m), rows)
+                if m
                 else np.zeros((0, len(rows)), dtype=np.float32)
             )
             out.append(
@@ -103,11 +113,54 @@ def candidate_sets(
                     rows=rows.astype(np.int64, copy=False),
                     terms=list(term_texts),
                     scores=np.asarray(scores, dtype=np.float32),
-                    top_scores=np.asarray(top[lo : hi - 1], dtype=np.float32),
-                    top_rows=idx[lo : hi - 1],
+                    top_scores=np.asarray(top[lo : lo + m], dtype=np.float32),
+                    top_rows=idx[lo : lo + m],
+                    flat=flat is not None,
                 )
             )
             lo = hi
+    return out
+
+
+def add_flat(
+    scorer: Scorer, items: list[tuple[CandidateSet, str]], k: int = DEFAULT_K
+) -> list[CandidateSet]:
+    """Each ``(candidate set, flat text)`` with the flat text's top K added to its rows.
+
+    The result equals :func:`candidate_sets` given the flat text in the first place: the same
+    rows, the terms scored exactly on all of them. One search over the flat texts, then one
+    batch for the terms of the sets that gained rows.
+    """
+    if k < 1:
+        raise ValueError(f"candidate depth k must be at least 1, got {k}")
+    out = [cs for cs, _ in items]
+    todo = [i for i, (cs, _) in enumerate(items) if not cs.flat]
+    limit = BATCH_TEXTS if callable(getattr(scorer, "prepare", None)) else None
+    step = limit or max(len(todo), 1)
+    grown: list[tuple[int, np.ndarray]] = []
+    for start in range(0, len(todo), step):
+        part = todo[start : start + step]
+        idx, _ = prepare(scorer, [items[i][1] for i in part]).search(k)
+        for i, found in zip(part, idx, strict=True):
+            cs = items[i][0]
+            rows = _sorted_unique(np.concatenate([cs.rows, found[found >= 0]]))
+            if len(rows) == len(cs.rows):
+                out[i] = replace(cs, flat=True)
+            else:
+                grown.append((i, rows.astype(np.int64, copy=False)))
+    for chunk in _chunks([(out[i].terms, None) for i, _ in grown], limit):
+        group, grown = grown[: len(chunk)], grown[len(chunk) :]
+        batch = prepare(scorer, [t for terms, _ in chunk for t in terms])
+        lo = 0
+        for i, rows in group:
+            m = len(out[i].terms)
+            scores = (
+                np.asarray(batch.score(slice(lo, lo + m), rows), dtype=np.float32)
+                if m
+                else np.zeros((0, len(rows)), dtype=np.float32)
+            )
+            out[i] = replace(out[i], rows=rows, scores=scores, flat=True)
+            lo += m
     return out
 
 
@@ -123,13 +176,13 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
 
 
 def _chunks(
-    queries: list[tuple[list[str], str]], limit: int | None
-) -> list[list[tuple[list[str], str]]]:
+    queries: list[tuple[list[str], str | None]], limit: int | None
+) -> list[list[tuple[list[str], str | None]]]:
     """Consecutive runs of whole queries with at most `limit` texts each (or a single query)."""
-    chunks: list[list[tuple[list[str], str]]] = []
+    chunks: list[list[tuple[list[str], str | None]]] = []
     size = 0
     for q in queries:
-        n = len(q[0]) + 1
+        n = len(q[0]) + (q[1] is not None)
         if not chunks or (limit is not None and size + n > limit):
             chunks.append([])
             size = 0
@@ -146,13 +199,22 @@ def candidate_set(
 
 
 def query_candidate_sets(
-    scorer: Scorer, texts: list[str], k: int = DEFAULT_K
+    scorer: Scorer,
+    texts: list[str],
+    k: int = DEFAULT_K,
+    flat: Callable[[Query], bool] | None = None,
 ) -> list[tuple[Query, CandidateSet]]:
-    """Each query text's logical form and its candidate set (its terms' and its own top K)."""
+    """Each query text's logical form and its candidate set (its terms' and its own top K).
+
+    ``flat(query)`` False leaves that query's own top K out (see :func:`add_flat`).
+    """
     from logir.logic.base import query_of
     from logir.query import terms
 
     forms = [query_of(text) for text in texts]
-    pairs = [([t.text for t in terms(q)], text) for q, text in zip(forms, texts, strict=True)]
+    pairs: list[tuple[list[str], str | None]] = [
+        ([t.text for t in terms(q)], text if flat is None or flat(q) else None)
+        for q, text in zip(forms, texts, strict=True)
+    ]
     sets = candidate_sets(scorer, pairs, k)
     return list(zip(forms, sets, strict=True))

@@ -19,12 +19,20 @@ outside it are not ranked, even where their composed score would be high. That i
 negative queries (``NOT a``): the candidates are then the flat top K and ``a``'s top K, ranked by
 the composed score, so such a query returns documents rather than nothing. ``score`` gives the
 composed score of any row, with the calibration fitted on the same candidate set as ``rank``.
+
+With the sigmoid calibration (fitted on each term's own top K, never on the flat top K), ``rank``
+first composes over the terms' top K alone. A document outside all of them scores at most the
+K-th score of each term's list on that term, so interval arithmetic over the query tree bounds its
+composed score from above; when the k-th best candidate beats that bound, no document the flat top
+K could add reaches the top k, and the flat text is never read (for a dense scorer, never
+embedded). Otherwise the flat top K is added (:func:`~logir.logic.candidates.add_flat`) and the
+query composed again. Rankings are the same as with the flat top K always in the candidate set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from typing import ClassVar
 
@@ -33,12 +41,15 @@ import numpy as np
 from logir.index.base import Scorer
 from logir.logic.base import Param, StateCache
 from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
-from logir.logic.candidates import DEFAULT_K, CandidateSet, query_candidate_sets
+from logir.logic.candidates import DEFAULT_K, CandidateSet, add_flat, query_candidate_sets
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Or, Query, Term, negated_terms, positive_terms
 
 Op = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Interval = tuple[float, float]
 INVERSE_FLOOR = 1e-3
+RAW_SLACK = 1e-5  # relative room on a term's K-th score, for scores a scorer rounds differently
+BOUND_MARGIN = 1e-9  # relative room between the k-th best candidate and the outside bound
 
 AND_OPS: dict[str, Op] = {"product": np.multiply, "sum": np.add, "min": np.minimum}
 OR_OPS: dict[str, Op] = {"sum": np.add, "max": np.maximum}
@@ -47,6 +58,27 @@ NOT_OPS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "inverse": lambda x: 1.0 / np.maximum(x, INVERSE_FLOOR),
 }
 DEFAULT_CALIBRATION = "sigmoid"
+
+
+def _interval_product(a: Interval, b: Interval) -> Interval:
+    corners = (a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1])
+    return min(corners), max(corners)
+
+
+# the same operators on intervals [lo, hi] of their arguments (every one is monotone in each)
+AND_BOUNDS: dict[str, Callable[[Interval, Interval], Interval]] = {
+    "product": _interval_product,
+    "sum": lambda a, b: (a[0] + b[0], a[1] + b[1]),
+    "min": lambda a, b: (min(a[0], b[0]), min(a[1], b[1])),
+}
+OR_BOUNDS: dict[str, Callable[[Interval, Interval], Interval]] = {
+    "sum": AND_BOUNDS["sum"],
+    "max": lambda a, b: (max(a[0], b[0]), max(a[1], b[1])),
+}
+NOT_BOUNDS: dict[str, Callable[[Interval], Interval]] = {
+    "one_minus": lambda a: (1.0 - a[1], 1.0 - a[0]),
+    "inverse": lambda a: (1.0 / max(a[1], INVERSE_FLOOR), 1.0 / max(a[0], INVERSE_FLOOR)),
+}
 
 
 @dataclass(frozen=True)
@@ -128,15 +160,26 @@ class Fuzzy:
     # -- Composer -----------------------------------------------------------------------------
 
     def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
+        states = self._prepare(queries, scorer)
+        composed = [self._compose_candidates(state) for state in states]
+        # queries whose top k the flat top K might change: add it, compose again
+        need: dict[str, list[int]] = {}
+        for i, (state, (_, c)) in enumerate(zip(states, composed, strict=True)):
+            if not state.cands.flat and not self._settled(state, c, k):
+                need.setdefault(queries[i], []).append(i)
+        items = [(states[at[0]].cands, text) for text, at in need.items()]
+        for (text, at), cands in zip(need.items(), add_flat(scorer, items, self.k), strict=True):
+            state = replace(states[at[0]], cands=cands)
+            self._states.put(scorer, text, state)
+            for i in at:
+                states[i], composed[i] = state, self._compose_candidates(state)
         out = []
-        for state in self._prepare(queries, scorer):
-            x = state.calib.apply(state.cands.scores)
-            composed = self.compose(state.query, state.cands.terms, x)
-            order = np.lexsort((state.cands.rows, -composed))[:k]
+        for state, (x, c) in zip(states, composed, strict=True):
+            order = np.lexsort((state.cands.rows, -c))[:k]
             out.append(
                 Ranking(
                     state.cands.rows[order],
-                    composed[order].astype(np.float32),
+                    c[order].astype(np.float32),
                     evidence=_evidence(state.query, state.cands.terms, x[:, order]),
                     logical_form=str(state.query),
                 )
@@ -167,10 +210,67 @@ class Fuzzy:
 
         return np.asarray(walk(query), dtype=np.float64)
 
+    def bounds(
+        self, query: Query, term_texts: list[str], lo: np.ndarray, hi: np.ndarray
+    ) -> Interval:
+        """The range of the composed score when each term's calibrated value lies in [lo, hi]."""
+        row = {t: i for i, t in enumerate(term_texts)}
+        and_op, or_op = AND_BOUNDS[self.and_op], OR_BOUNDS[self.or_op]
+        not_op = NOT_BOUNDS[self.not_op]
+
+        def walk(q: Query) -> Interval:
+            if isinstance(q, Term):
+                i = row[q.text]
+                return float(lo[i]), float(hi[i])
+            if isinstance(q, Not):
+                return not_op(walk(q.child))
+            op = and_op if isinstance(q, And) else or_op
+            assert isinstance(q, And | Or)
+            return reduce(op, (walk(c) for c in q.children))
+
+        return walk(query)
+
+    def _compose_candidates(self, state: _State) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated term scores ``[m, c]`` and composed scores ``[c]`` of the candidates."""
+        x = state.calib.apply(state.cands.scores)
+        return x, self.compose(state.query, state.cands.terms, x)
+
+    def _outside_bound(self, state: _State) -> float | None:
+        """An upper bound on the composed score of every document outside all the terms' top K
+        (None where the calibration or the top lists give none)."""
+        cal, cands = state.calib, state.cands
+        if cal.method != "sigmoid" or cal.lam is None or cands.top_rows is None:
+            return None
+        top = np.asarray(cands.top_scores, dtype=np.float64)
+        if top.shape[1] == 0 or (cands.top_rows < 0).any() or not np.isfinite(top[:, -1]).all():
+            return None  # a short list: the documents outside it have no known ceiling
+        kth = top[:, -1] + RAW_SLACK * np.maximum(1.0, np.abs(top[:, -1]))
+        at_kth = cal.apply(kth[:, None])[:, 0]
+        limit = np.where(cal.lam > 0, 0.0, np.where(cal.lam < 0, 1.0, 0.5))  # at score -inf
+        lo, hi = np.minimum(at_kth, limit), np.maximum(at_kth, limit)
+        return self.bounds(state.query, cands.terms, lo, hi)[1]
+
+    def _settled(self, state: _State, composed: np.ndarray, k: int) -> bool:
+        """Whether the k-th best candidate beats every document outside the terms' top K."""
+        n = len(composed)
+        if k < 1 or n < k:
+            return False
+        bound = self._outside_bound(state)
+        if bound is None:
+            return False
+        kth = float(np.partition(composed, n - k)[n - k])
+        return kth > bound + BOUND_MARGIN * max(1.0, abs(bound))
+
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_State]:
-        """States for ``queries``: cached ones reused, the rest built with one search call."""
+        """States for ``queries``: cached ones reused, the rest built with one search call.
+
+        With the sigmoid calibration the flat top K is left out here (``rank`` adds it where
+        needed); the other calibrations are fitted on the whole candidate set, flat top K included.
+        """
         found, todo = self._states.split(queries, scorer)
-        for text, (q, cands) in zip(todo, query_candidate_sets(scorer, todo, self.k), strict=True):
+        flat = (lambda q: False) if self.calibration == "sigmoid" else None
+        built = query_candidate_sets(scorer, todo, self.k, flat)
+        for text, (q, cands) in zip(todo, built, strict=True):
             state = _State(
                 q, cands, fit(self.calibration, cands, self.tau, self.lam, self.sigmoid_fit)
             )

@@ -13,8 +13,10 @@ zero-score rows that match no token, and those are not retrieved (a cosine <= 0 
 A NOT that is not subtracted from a positive sibling (``NOT a``, ``a OR NOT b``) needs a universe
 to take the complement in: here it is every row the searches returned (each term's top ``depth``
 and the flat query text's top ``depth``, padding included), the same rows as the fuzzy composer's
-candidate set at ``k = depth``. Scores are exact scorer scores of each term on the documents
-(for BM25 the same numbers as in the lists). The merged set is ranked by score and nothing else
+candidate set at ``k = depth``. A query that needs no universe (every document it keeps is in some
+term's list, as in ``a AND NOT b``) never reads the flat text: its result is the same without it.
+Scores are exact scorer scores of each term on the documents (for BM25 the same numbers as in the
+lists). The merged set is ranked by score and nothing else
 fills it, so a query may return fewer than k documents. ``score`` gives a document outside the
 final set ``-inf``: below every ranked document, and tied with every other unranked one.
 """
@@ -30,7 +32,7 @@ from logir.index.base import Scorer
 from logir.logic.base import Param, StateCache
 from logir.logic.candidates import CandidateSet, query_candidate_sets
 from logir.logic.ranking import Ranking
-from logir.query import And, Not, Query, Term, negated_terms, positive_terms, terms
+from logir.query import And, Not, Or, Query, Term, negated_terms, positive_terms, terms
 
 DEFAULT_DEPTH = 200
 
@@ -79,7 +81,8 @@ class Sets:
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_Result]:
         found, todo = self._results.split(queries, scorer)
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
-        for text, (q, c) in zip(todo, query_candidate_sets(scorer, todo, self.depth), strict=True):
+        built = query_candidate_sets(scorer, todo, self.depth, needs_universe)
+        for text, (q, c) in zip(todo, built, strict=True):
             res = self._merge(q, c)
             found[text] = res
             self._results.put(scorer, text, res)
@@ -127,3 +130,18 @@ def _members(universe: np.ndarray, rows: np.ndarray) -> np.ndarray:
     out = np.zeros(len(universe), dtype=bool)
     out[np.searchsorted(universe, rows)] = True
     return out
+
+
+def needs_universe(query: Query) -> bool:
+    """Whether ``query`` keeps documents that are in no term's list (``NOT a``, ``a OR NOT b``)."""
+
+    def keeps_outsider(q: Query) -> bool:  # the set mask of a document in no list
+        if isinstance(q, Term):
+            return False
+        if isinstance(q, Not):
+            return not keeps_outsider(q.child)
+        kept = [keeps_outsider(c) for c in q.children]
+        assert isinstance(q, And | Or)
+        return all(kept) if isinstance(q, And) else any(kept)
+
+    return keeps_outsider(query)

@@ -92,7 +92,7 @@ def test_disk_cache_hit_on_second_build(tmp_path, monkeypatch: pytest.MonkeyPatc
 
 def test_query_embeddings_are_cached(scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch) -> None:
     before = scorer.embed(["capital of France"])
-    monkeypatch.setattr(dense, "_encode", _fail)
+    monkeypatch.setattr(dense, "_encode_queries", _fail)
     np.testing.assert_array_equal(scorer.embed(["capital of France"]), before)
 
 
@@ -117,3 +117,37 @@ def test_missing_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(LogirError, match=r"pip install 'logir\[dense\]'"):
         dense.get_model()
+
+
+def test_prepared_batch_searches_and_scores_from_one_product(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[list[str]] = []
+
+    def fake_encode(model: object, texts: list[str]) -> np.ndarray:
+        calls.append(list(texts))
+        vecs = np.stack([np.random.default_rng(sum(t.encode())).normal(size=16) for t in texts])
+        return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
+
+    monkeypatch.setattr(dense, "get_model", lambda model=None: None)
+    monkeypatch.setattr(dense, "_encode_queries", fake_encode)
+    emb = np.random.default_rng(2).normal(size=(40, 16)).astype(np.float32)
+    scorer = DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
+    texts = ["alpha", "beta", "gamma"]
+    rows = np.array([39, 0, 7, 7])
+    for budget in (dense._SCORE_BUDGET, 10):  # the product kept, or too big to keep
+        monkeypatch.setattr(dense, "_SCORE_BUDGET", budget)
+        scorer._queries.clear()
+        calls.clear()
+        batch = scorer.prepare(texts)
+        for k in (1, 5, 50):
+            idx, val = batch.search(k)
+            ref_idx, ref_val = scorer.search(texts, k)
+            np.testing.assert_array_equal(idx, ref_idx)
+            np.testing.assert_array_equal(val, ref_val)
+        got = batch.score(slice(1, 3), rows)
+        assert got.shape == (2, 4)
+        np.testing.assert_allclose(got, scorer.score(texts[1:3], rows), atol=1e-6)
+        assert calls == [texts]  # embedded once
+        with pytest.raises(LogirError, match="out of range"):
+            batch.score(slice(0, 1), np.array([40]))

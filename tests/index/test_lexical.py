@@ -176,3 +176,28 @@ def test_prepared_batch_equals_search_and_score(method: str) -> None:
     assert batch.score(slice(0, 2), np.zeros(0, dtype=np.int64)).shape == (2, 0)
     with pytest.raises(LogirError, match="out of range"):
         batch.score(slice(0, 1), np.array([len(CORPUS)]))
+
+
+def test_long_posting_lists_and_interleaved_scorers_agree_with_bm25s() -> None:
+    from logir.index import lexical
+
+    rng = np.random.default_rng(8)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "sigma"]
+    big_docs = [" ".join(rng.choice(words, int(rng.integers(1, 6)))) for _ in range(3000)]
+    big = BM25Scorer.build(big_docs)  # "alpha" is in more than 1024 documents
+    small = BM25Scorer.build(CORPUS)
+    texts = ["alpha", "beta gamma alpha", "omega omega", "zebra", "sigma delta"]
+    stem = Stemmer.Stemmer("english")
+    ref = bm25s.BM25()
+    ref.index(bm25s.tokenize(big_docs, stopwords="en", stemmer=stem, show_progress=False))
+    rows = np.array([2999, 0, 17, 17, 1500, 3])
+    for _ in range(2):  # a small scorer between two big ones: the shared scratch stays clean
+        batch = big.prepare(texts)
+        for i, t in enumerate(texts):
+            toks = [w for w in big.tokenize([t])[0] if w in ref.vocab_dict]
+            want = ref.get_scores(toks) if toks else np.zeros(3000, np.float32)
+            np.testing.assert_array_equal(batch.score(slice(i, i + 1), rows)[0], want[rows])
+            np.testing.assert_array_equal(big.score([t])[0], want)
+        np.testing.assert_array_equal(small.score(QUERIES), BM25Scorer.build(CORPUS).score(QUERIES))
+    acc, seen = lexical._scratch(3000)
+    assert not acc.any() and not seen.any()

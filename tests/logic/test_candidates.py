@@ -1,4 +1,5 @@
-"""Candidate sets: union of per-term and flat top-K, exact scores, full coverage at K >= n."""
+"""Candidate sets: union of per-term and flat top-K, exact scores, full coverage at K >= n,
+the flat top K added later."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from logir.index.lexical import BM25Scorer
 from logir.logic.calibration import fit
-from logir.logic.candidates import candidate_set, candidate_sets
+from logir.logic.candidates import add_flat, candidate_set, candidate_sets
 from logir.logic.fuzzy import Fuzzy
 from logir.query import parse
 
@@ -76,26 +77,60 @@ def test_bm25_candidates_cover_small_corpus() -> None:
     assert np.array_equal(cs.scores, scorer.score(["vitamin D", "bone"]))
 
 
-def test_dense_logical_query_encodes_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dense_logical_query_encodes_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from logir.index import dense
 
     calls: list[list[str]] = []
 
-    def fake_encode(model: object, texts: list[str], batch_size: int, progress: bool) -> np.ndarray:
+    def fake_encode(model: object, texts: list[str]) -> np.ndarray:
         calls.append(list(texts))
         seeds = [sum(t.encode()) for t in texts]
         vecs = np.stack([np.random.default_rng(s).normal(size=8) for s in seeds])
         return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
 
     monkeypatch.setattr(dense, "get_model", lambda model=None: None)
-    monkeypatch.setattr(dense, "_encode", fake_encode)
+    monkeypatch.setattr(dense, "_encode_queries", fake_encode)
     rng = np.random.default_rng(3)
     emb = rng.normal(size=(50, 8)).astype(np.float32)
     scorer = dense.DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
     query = '"a" AND ("b" OR NOT "c")'
+    # the three terms in one encoder call; the typed query only when its top K can matter
+    # (here it can: 5 candidates per term are too few to settle a top 10), in a second call
     Fuzzy(k=5).rank([query], scorer, 10)
-    # the three terms and the flat text in one encoder call, none re-encoded for scoring
+    assert calls == [["a", "b", "c"], [query]]
+    calls.clear()
+    scorer._queries.clear()
+    Fuzzy(k=20).rank([query], scorer, 3)  # settled by the terms' top 20 alone
+    assert calls == [["a", "b", "c"]]
+    # the candidate-set code asked for every text in one call
+    calls.clear()
+    scorer._queries.clear()
+    candidate_set(scorer, ["a", "b", "c"], query, k=5)
     assert calls == [["a", "b", "c", query]]
+
+
+def test_add_flat_equals_giving_the_flat_text_at_once() -> None:
+    texts = ["vitamin D and mood", "bone health", "vitamin D builds bone", "weather report"] * 5
+    scorer = BM25Scorer.build(texts)
+    queries = [
+        (["vitamin", "bone"], "weather report"),
+        (["mood"], "vitamin mood"),
+        (["zebra"], "bone health"),
+        ([], "weather"),
+    ]
+    full = candidate_sets(scorer, queries, k=3)
+    terms_only = candidate_sets(scorer, [(t, None) for t, _ in queries], k=3)
+    assert all(cs.flat for cs in full) and not any(cs.flat for cs in terms_only)
+    added = add_flat(scorer, [(cs, f) for cs, (_, f) in zip(terms_only, queries, strict=True)], 3)
+    for one, two in zip(full, added, strict=True):
+        assert two.flat
+        assert np.array_equal(one.rows, two.rows)
+        assert np.array_equal(one.scores, two.scores)
+        assert np.array_equal(one.top_scores, two.top_scores)
+        assert np.array_equal(one.top_rows, two.top_rows)
+    # the flat text of query 1 adds no row: the same set, now marked complete
+    assert np.array_equal(terms_only[1].rows, added[1].rows)
+    assert len(terms_only[0].rows) < len(added[0].rows)
 
 
 def test_bm25_batches_of_many_queries_equal_one_by_one() -> None:

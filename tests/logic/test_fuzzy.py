@@ -137,3 +137,81 @@ def test_bm25_vitamin_d_not_bone(params: dict[str, str]) -> None:
     assert order.index(0) < order.index(1)
     assert order.index(3) < order.index(1)
     assert order.index(2) > order.index(0)  # bone without vitamin D is no better
+
+
+WORDS = ["vitamin", "bone", "mood", "weather", "calcium", "sunny", "fruit", "risk", "zebra"]
+SHAPES = [
+    '"{0}" AND "{1}" AND NOT "{2}"',
+    '("{0}" OR "{1}") AND NOT "{2}"',
+    '"{0}" OR "{1}" OR "{2}"',
+    '"{0}" AND ("{1}" OR NOT "{2}")',
+    'NOT "{0}"',
+    '"{0}" AND NOT ("{1}" AND "{2}")',
+    '"{0} {1}" AND "{2}"',
+]
+
+
+def _random_queries(n: int, seed: int) -> list[str]:
+    """Queries over WORDS with AND / OR / NOT mixed, one to three terms, some nested."""
+    rng = np.random.default_rng(seed)
+    return [SHAPES[i % len(SHAPES)].format(*rng.choice(WORDS, 3, replace=False)) for i in range(n)]
+
+
+def _corpus(n: int, seed: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return [" ".join(rng.choice(WORDS, int(rng.integers(2, 9)))) for _ in range(n)]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"and_op": "min", "or_op": "max", "not_op": "inverse"},
+        {"and_op": "sum", "not_op": "inverse", "sigmoid_fit": "cdf"},
+        {"tau": 1.0, "lam": -2.0},  # a decreasing curve: a weaker bound, still sound
+    ],
+)
+def test_leaving_the_flat_top_k_out_changes_no_ranking(
+    params: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from logir.logic import candidates, fuzzy
+
+    scorer = BM25Scorer.build(_corpus(300, 2))
+    queries = _random_queries(70, 3)
+    added: list[str] = []
+
+    def counting_add_flat(scorer: object, items: list, k: int) -> list:
+        added.extend(text for _, text in items)
+        return candidates.add_flat(scorer, items, k)
+
+    monkeypatch.setattr(fuzzy, "add_flat", counting_add_flat)
+    pruned = Fuzzy(k=8, **params)  # type: ignore[arg-type]
+    got = {5: pruned.rank(queries, scorer, 5)}
+    completed = len(added)  # queries whose top 5 the flat top K might change
+    got.update({k: pruned.rank(queries, scorer, k) for k in (1, 12)})
+    always = Fuzzy(k=8, **params)  # type: ignore[arg-type]
+    monkeypatch.setattr(always, "_settled", lambda *args: False)  # the flat top K every time
+    for k, rankings in got.items():
+        for one, two in zip(rankings, always.rank(queries, scorer, k), strict=True):
+            assert np.array_equal(one.doc_idx, two.doc_idx)
+            assert np.array_equal(one.scores, two.scores)
+            assert one.evidence.keys() == two.evidence.keys()
+            for label in one.evidence:
+                assert np.array_equal(one.evidence[label], two.evidence[label])
+    assert 0 < completed < len(set(queries))  # both paths ran
+
+
+@pytest.mark.parametrize("not_op", ["one_minus", "inverse"])
+@pytest.mark.parametrize("and_op", ["product", "sum", "min"])
+def test_outside_bound_holds_for_every_document(fake, and_op: str, not_op: str) -> None:
+    rng = np.random.default_rng(11)
+    for trial in range(30):
+        scorer = fake({t: rng.normal(size=60).tolist() for t in ("a", "b", "c")})
+        query = SHAPES[trial % 6].format("a", "b", "c")  # every shape with three terms
+        composer = Fuzzy(and_op=and_op, not_op=not_op, k=6)
+        state = composer._prepare([query], scorer)[0]
+        bound = composer._outside_bound(state)
+        assert bound is not None
+        inside = set(state.cands.top_rows.ravel().tolist())
+        outside = np.array([r for r in range(60) if r not in inside])
+        assert (composer.score(query, scorer, outside) <= bound).all()

@@ -81,3 +81,42 @@ def test_bm25_zero_score_padding_is_not_retrieved() -> None:
 def test_depth_must_be_positive() -> None:
     with pytest.raises(ValueError):
         Sets(depth=0)
+
+
+def test_needs_universe_only_where_a_not_stands_alone() -> None:
+    from logir.logic.sets import needs_universe
+    from logir.query import parse
+
+    assert needs_universe(parse('NOT "a"'))
+    assert needs_universe(parse('"a" OR NOT "b"'))
+    assert needs_universe(parse('NOT ("a" AND "b")'))
+    assert needs_universe(parse('NOT "a" AND NOT "b"'))
+    assert not needs_universe(parse('"a"'))
+    assert not needs_universe(parse('"a" AND NOT "b"'))
+    assert not needs_universe(parse('("a" OR "b") AND NOT "c"'))
+    assert not needs_universe(parse('NOT (NOT "a")'))
+    assert not needs_universe(parse('"a" AND ("b" OR NOT "c")'))
+
+
+def test_queries_without_a_universe_rank_the_same_without_the_flat_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from logir.logic import sets
+
+    words = ["vitamin", "bone", "mood", "weather", "calcium", "sunny", "fruit", "risk"]
+    rng = np.random.default_rng(4)
+    docs = [" ".join(rng.choice(words, int(rng.integers(2, 8)))) for _ in range(200)]
+    scorer = BM25Scorer.build(docs)
+    shapes = ['"{0}" AND NOT "{1}"', '("{0}" OR "{1}") AND NOT "{2}"', '"{0}" AND "{1}"']
+    queries = [shapes[i % 3].format(*rng.choice(words, 3, replace=False)) for i in range(40)] + [
+        'NOT "bone"',
+        '"mood" OR NOT "risk"',
+    ]
+    pruned = Sets(depth=15).rank(queries, scorer, 10)
+    monkeypatch.setattr(sets, "needs_universe", lambda query: True)
+    always = Sets(depth=15).rank(queries, scorer, 10)
+    for one, two in zip(pruned, always, strict=True):
+        assert np.array_equal(one.doc_idx, two.doc_idx)
+        assert np.array_equal(one.scores, two.scores)
+        for label in one.evidence:
+            assert np.array_equal(one.evidence[label], two.evidence[label])
