@@ -3,27 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import pytrec_eval
 
 from logir.data.trec import read_qrels, read_run
-
-
-def logir(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=600,
-    )
+from tests.clirun import logir
 
 
 def assert_clean_error(proc: subprocess.CompletedProcess[str], *needles: str) -> None:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ from logir.errors import LogirError
 from logir.eval.runner import evaluate
 from logir.eval.systems import needs_llm, parse_system
 from logir.llm import ChatClient, LLMConfig
+from tests.clirun import logir as run_logir
 from tests.llm.fakeserver import FakeLLMServer
 
 ANSWER = "The zebrafish, a small striped freshwater fish, regrows its heart within weeks."
@@ -86,15 +85,7 @@ def test_evaluate_records_rewrites_and_fallbacks(tmp_path: Path) -> None:
 
 
 def logir(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LOGIR_LLM_")}
-    env.update(HF_HUB_OFFLINE="1", COLUMNS="200", LOGIR_CACHE=str(cache))
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
+    return run_logir(*args, env={"LOGIR_CACHE": str(cache)}, drop_prefix="LOGIR_LLM_")
 
 
 def test_cli_eval_hyde_against_the_fake_server(tmp_path: Path) -> None:

@@ -23,6 +23,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.clirun import logir
+
 pytestmark = [
     pytest.mark.llm_local,
     pytest.mark.skipif(
@@ -107,20 +109,8 @@ def llm_url(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _logir(*args: str, url: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "LOGIR_LLM_BASE_URL": url,
-        "LOGIR_LLM_MODEL": "local",
-        "LOGIR_CACHE": str(cache),
-        "HF_HUB_OFFLINE": "1",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=1800,
-    )
+    env = {"LOGIR_LLM_BASE_URL": url, "LOGIR_LLM_MODEL": "local", "LOGIR_CACHE": str(cache)}
+    return logir(*args, env=env, timeout=1800)
 
 
 def test_parse_llm_answers_from_the_model(llm_url: str, tmp_path: Path) -> None:

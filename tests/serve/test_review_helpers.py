@@ -5,10 +5,8 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +17,7 @@ import httpx
 
 from logir.data.beir import write_beir
 from logir.data.dataset import Dataset, Document, Topic
+from tests.clirun import logir  # noqa: F401  (re-exported for the review tests)
 
 ANNOTATORS = ("ann", "bob", "cai")
 
@@ -129,16 +128,6 @@ def live_server(app: object) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def logir(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run the real `logir` command."""
-    env = dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-    )
 
 
 def wait_ready(url: str, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30) -> None:

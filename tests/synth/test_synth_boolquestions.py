@@ -5,10 +5,7 @@ generation, cyclic-consistency filtering, positives and explicit negatives, and
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +22,7 @@ from logir.synth.base import ItemFailed
 from logir.synth.boolquestions import BoolQuestionsPipeline
 from logir.synth.clustering import cluster, embed
 from logir.synth.runner import run_synthesis
+from tests.clirun import logir
 from tests.llm.fakeserver import FakeLLMServer
 
 TOPICS = {
@@ -258,17 +256,6 @@ def test_runner_records_consistency_failures(tmp_path: Path):
 
 
 # -- end to end: the command line ----------------------------------------------------------
-
-
-def logir(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
 
 
 def synth_cli(tmp_path: Path, *opts: str) -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -15,24 +14,11 @@ import pytest
 
 from logir.errors import LogirError
 from logir.synth.cli import run_kind
+from tests.clirun import cli_env, logir
 from tests.llm.fakeserver import FakeLLMServer, Reply
 from tests.synth.synthfakes import itlr_passages, multiconir_documents, synth_answer, write_jsonl
 
 BEIR_FILES = ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")
-
-
-def _env() -> dict[str, str]:
-    return dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
-
-
-def logir(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=300,
-    )
 
 
 def synth(kind: str, corpus: Path, out: Path, url: str, *extra: str) -> list[str]:
@@ -114,7 +100,9 @@ def test_killed_run_resumes_to_the_same_items_as_an_uninterrupted_run(
     with FakeLLMServer(slow) as srv:
         cmd = [sys.executable, "-m", "logir.cli", *synth("itlr", itlr_corpus, killed,
                                                           srv.base_url, *args)]  # fmt: skip
-        proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            cmd, env=cli_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         ckpt = killed / "checkpoint.jsonl"
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and proc.poll() is None:
@@ -151,7 +139,7 @@ def test_sigterm_leaves_a_consistent_checkpoint_and_says_how_to_resume(
         cmd = [sys.executable, "-m", "logir.cli", *synth("itlr", itlr_corpus, out, srv.base_url,
                                                           "--max-items", "6")]  # fmt: skip
         proc = subprocess.Popen(
-            cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            cmd, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         ckpt = out / "checkpoint.jsonl"
         deadline = time.monotonic() + 120

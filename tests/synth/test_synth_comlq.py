@@ -4,10 +4,7 @@ qrels, distractors, and `logir synth comlq` end to end against a fake LLM endpoi
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,6 +22,7 @@ from logir.synth.base import ItemFailed, Unit
 from logir.synth.comlq import ComLQPipeline, generation_validator, logical_form
 from logir.synth.comlq_types import QUERY_TYPES
 from logir.synth.runner import run_synthesis
+from tests.clirun import logir
 from tests.llm.fakeserver import FakeLLMServer
 
 NEGATED_AT = {"2in": 1, "3in": 2, "inp": 1, "pin": 2, "pni": 1}
@@ -352,17 +350,6 @@ def test_make_is_independent_of_other_units():
 
 
 # -- end to end: the command line ----------------------------------------------------------
-
-
-def logir(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HF_HUB_OFFLINE="1", COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-m", "logir.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
 
 
 def write_corpus(path: Path) -> Path:
