@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from logir.errors import LogirError
+from logir.text import clip
 
 if TYPE_CHECKING:
     from logir.index.base import Scorer
@@ -67,4 +68,4 @@ def search_hits(
 def snippet(text: str, width: int = 160) -> str:
     """The text on one line, cut at a word boundary to at most about ``width`` characters."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1].rsplit(" ", 1)[0] + " …"
+    return flat if len(flat) <= width else clip(flat, width - 1, " …")

@@ -37,6 +37,7 @@ from logir.index.base import Scorer, VectorScorer
 from logir.logic.base import Param, StateCache
 from logir.logic.flat import Flat
 from logir.logic.ranking import Ranking
+from logir.text import clip
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient
@@ -107,17 +108,9 @@ class _State:
     vector: Any = field(default=None, repr=False)
 
 
-def clip(text: str, limit: int = PASSAGE_CHARS) -> str:
-    """``text`` on one line, cut at a word boundary to about ``limit`` characters."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    return flat[:limit].rsplit(" ", 1)[0] + " ..."
-
-
 def numbered(passages: Sequence[str]) -> str:
     """Passages as a numbered list for a prompt, one per line, each clipped."""
-    return "\n".join(f"[{i}] {clip(p)}" for i, p in enumerate(passages, start=1))
+    return "\n".join(f"[{i}] {clip(p, PASSAGE_CHARS)}" for i, p in enumerate(passages, start=1))
 
 
 def sample_messages(prompt: str) -> Messages:

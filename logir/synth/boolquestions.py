@@ -30,7 +30,6 @@ from logir.query.ast import And, Not, Or, Term
 from logir.synth import clustering
 from logir.synth.base import ItemFailed, Unit
 from logir.synth.pipeline_util import (
-    clip,
     ids_part,
     int_option,
     list_option,
@@ -39,6 +38,7 @@ from logir.synth.pipeline_util import (
     need_yes_no,
     passage_block,
 )
+from logir.text import clip
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient

@@ -34,7 +34,6 @@ from logir.synth.base import ItemFailed, Unit
 from logir.synth.comlq_types import QUERY_TYPES, Form, QueryType
 from logir.synth.pipeline_util import (
     bool_option,
-    clip,
     ids_part,
     int_option,
     list_option,
@@ -43,6 +42,7 @@ from logir.synth.pipeline_util import (
     need_yes_no,
     passage_block,
 )
+from logir.text import clip
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient

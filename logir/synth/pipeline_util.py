@@ -64,15 +64,6 @@ def ids_part(ids: Sequence[str]) -> str:
     return f"{joined[:_KEY_IDS_MAX]}~{digest}"
 
 
-def clip(text: str, max_chars: int) -> str:
-    """``text`` with whitespace collapsed, cut at a word boundary after ``max_chars``."""
-    text = " ".join(text.split())
-    if len(text) <= max_chars:
-        return text
-    cut = text[:max_chars].rsplit(" ", 1)[0] or text[:max_chars]
-    return cut + " ..."
-
-
 def passage_block(doc_id: str, text: str, title: str = "", label: str = "passage id") -> str:
     """One passage as it appears in a prompt: ``[passage id: ID] (title) text``."""
     head = f"[{label}: {doc_id}]"
