@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 
 from logir.cli import main
 from tests.llm.fakeserver import FakeLLMServer
+from tests.ports import closed_url
 
 QUESTION = "Which birds of New Zealand are not flightless?"
 FORM = '"birds of New Zealand" AND NOT "flightless birds"'
@@ -33,12 +33,6 @@ def run(
         main()
     captured = capsys.readouterr()
     return int(info.value.code or 0), captured.out, captured.err
-
-
-def closed_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
 
 
 def test_parse_llm_valid_answer(capsys, monkeypatch, tmp_path: Path) -> None:

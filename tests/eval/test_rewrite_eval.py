@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,14 +16,9 @@ from logir.eval.systems import needs_llm, parse_system
 from logir.llm import ChatClient, LLMConfig
 from tests.clirun import logir as run_logir
 from tests.llm.fakeserver import FakeLLMServer
+from tests.ports import free_port as closed_port
 
 ANSWER = "The zebrafish, a small striped freshwater fish, regrows its heart within weeks."
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def tiny() -> Dataset:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from logir.errors import LogirError
 from logir.llm import ChatClient, LLMConfig, LLMError, LLMOutputError, extract_json
 from logir.llm.jsonout import JSONExtractError
 from tests.llm.fakeserver import FakeLLMServer, Reply
+from tests.ports import free_port as closed_port
 
 SECRET = "sk-test-Zq81-very-secret"
 USER = [{"role": "user", "content": "say something"}]
@@ -36,12 +36,6 @@ def running(responder, tmp_path: Path, **overrides) -> Iterator[tuple[FakeLLMSer
 @pytest.fixture(autouse=True)
 def _secret_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOGIR_LLM_API_KEY", SECRET)
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # -- retries ---------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ import httpx
 import pytest
 
 from tests.clirun import logir
+from tests.ports import free_port
 
 pytestmark = [
     pytest.mark.llm_local,
@@ -73,16 +73,10 @@ def _gguf() -> Path:
     return Path(gemma.assemble())
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llm_url(tmp_path_factory: pytest.TempPathFactory):
     pytest.importorskip("llama_cpp.server")
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     cmd = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(_gguf()),

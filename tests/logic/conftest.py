@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from logir.data.dataset import Dataset, Document, Topic
 from logir.index.base import topk
 
 
@@ -38,3 +39,22 @@ class FakeScorer:
 @pytest.fixture
 def fake() -> Callable[[dict[str, list[float]]], FakeScorer]:
     return FakeScorer
+
+
+@pytest.fixture
+def tiny_logic_dataset() -> Dataset:
+    """Four passages; a NOT query whose satisfying passage (d1) loses to d2 on "vitamin D" alone,
+    and an AND query."""
+    docs = [
+        Document("d1", "vitamin D supports the immune system"),
+        Document("d2", "vitamin D builds strong bone"),
+        Document("d3", "bone health needs calcium"),
+        Document("d4", "sunny weather all week"),
+    ]
+    topics = [
+        Topic("q1", '"vitamin D" AND NOT "bone"', facets={"type": "not"}),
+        Topic("q2", '"bone" AND "calcium"', facets={"type": "and"}),
+    ]
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}}
+    ds = Dataset("tiny", docs, topics, qrels, violating={"q1": ["d2"]})
+    return ds

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from logir.data.dataset import Dataset, Document, Topic
 from logir.errors import LogirError
 from logir.eval.runner import evaluate
 from logir.eval.systems import parse_system
@@ -81,19 +80,8 @@ def test_system_names_split_on_the_first_colon() -> None:
         parse_system("bm25:fuzzy,and=nope")
 
 
-def test_eval_end_to_end_writes_the_run_file(tmp_path: Path) -> None:
-    docs = [
-        Document("d1", "vitamin D supports the immune system"),
-        Document("d2", "vitamin D builds strong bone"),
-        Document("d3", "bone health needs calcium"),
-        Document("d4", "sunny weather all week"),
-    ]
-    topics = [
-        Topic("q1", '"vitamin D" AND NOT "bone"', facets={"type": "not"}),
-        Topic("q2", '"bone" AND "calcium"', facets={"type": "and"}),
-    ]
-    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}}
-    ds = Dataset("tiny", docs, topics, qrels, violating={"q1": ["d2"]})
+def test_eval_end_to_end_writes_the_run_file(tmp_path: Path, tiny_logic_dataset) -> None:
+    ds = tiny_logic_dataset
     systems = ["bm25", "bm25:fuzzy,and=min", "bm25:sets"]
     res = evaluate(ds, systems, depth=4, runs_dir=tmp_path)
     assert (tmp_path / "bm25_fuzzy,and=min.trec").is_file()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from logir.logic.base import uses_llm
 from logir.logic.flat import Flat
 from logir.logic.rewrite import DOWN_AFTER, Expansion, Rewriter
 from tests.llm.fakeserver import FakeLLMServer, Reply
+from tests.ports import free_port as closed_port
 
 DOCS = [
     "Human heart muscle cannot regrow after a heart attack; it scars instead.",
@@ -37,12 +37,6 @@ AXOLOTL = "The axolotl, a Mexican salamander, regrows a damaged heart."
 
 def prompt_of(body: dict[str, Any]) -> str:
     return body["messages"][-1]["content"]
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -237,24 +237,12 @@ def test_spec_round_trip() -> None:
     assert isinstance(get_composer(comp.spec), Vectors)
 
 
-def test_systems_and_eval_end_to_end() -> None:
-    from logir.data.dataset import Dataset, Document, Topic
+def test_systems_and_eval_end_to_end(tiny_logic_dataset) -> None:
     from logir.eval.runner import evaluate
     from logir.eval.systems import parse_system
 
     assert parse_system("splade:vectors,neg=nrf").retriever == "splade"
-    docs = [
-        Document("d1", "vitamin D supports the immune system"),
-        Document("d2", "vitamin D builds strong bone"),
-        Document("d3", "bone health needs calcium"),
-        Document("d4", "sunny weather all week"),
-    ]
-    topics = [
-        Topic("q1", '"vitamin D" AND NOT "bone"', facets={"type": "not"}),
-        Topic("q2", '"bone" AND "calcium"', facets={"type": "and"}),
-    ]
-    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}}
-    ds = Dataset("tiny", docs, topics, qrels, violating={"q1": ["d2"]})
+    ds = tiny_logic_dataset
     res = evaluate(ds, ["bm25", "bm25:vectors", "bm25:vectors,neg=ignore"], depth=4)
     pair = {s.name: s.overall["PairAcc"] for s in res.systems}
     # "vitamin D" alone prefers the shorter d2; only a penalty on "bone" puts d1 first

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from logir.query.llm import (
     validate_logical_form,
 )
 from tests.llm.fakeserver import FakeLLMServer
+from tests.ports import closed_url
 
 QUESTION = "Which garden plants of Asia are not trees?"
 GOOD = json.dumps({"logical_form": '"garden plants of Asia" AND NOT "trees"'})
@@ -28,12 +28,6 @@ GOOD = json.dumps({"logical_form": '"garden plants of Asia" AND NOT "trees"'})
 def client_for(url: str, tmp_path: Path, **overrides) -> ChatClient:
     values = {"backoff": 0.0, "max_retries": 1, "cache_dir": tmp_path / "cache", **overrides}
     return ChatClient(LLMConfig(url, "m", **values))
-
-
-def closed_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
 
 
 def test_valid_answer(tmp_path: Path) -> None:

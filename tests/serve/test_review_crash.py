@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 
 from logir.serve.review.store import ReviewStore
-from tests.serve.test_review_helpers import ANNOTATORS, PATTERNS, free_port, make_folder, wait_ready
+from tests.ports import free_port
+from tests.serve.test_review_helpers import ANNOTATORS, PATTERNS, make_folder, wait_ready
 
 
 def start_server(folder: Path, db: Path, port: int) -> subprocess.Popen[bytes]:

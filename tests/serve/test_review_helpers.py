@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import threading
 import time
@@ -18,6 +17,7 @@ import httpx
 from logir.data.beir import write_beir
 from logir.data.dataset import Dataset, Document, Topic
 from tests.clirun import logir  # noqa: F401  (re-exported for the review tests)
+from tests.ports import free_port
 
 ANNOTATORS = ("ann", "bob", "cai")
 
@@ -99,12 +99,6 @@ def make_folder(root: Path) -> Path:
     }
     violating = {"q2": ["d2"], "q3": ["d6"]}
     return write_beir(Dataset("gen", corpus, queries, qrels, violating), root)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
