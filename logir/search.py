@@ -22,11 +22,18 @@ if TYPE_CHECKING:
 SEARCH_RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
 
 
+def search_retrievers(index: Index) -> list[str]:
+    """The retrievers a search over ``index`` can use: ``hybrid`` first when the index has bm25
+    and dense, then the index's own."""
+    names = list(index.retrievers)
+    if {"bm25", "dense"} <= set(names):
+        names.insert(0, "hybrid")
+    return names
+
+
 def default_retriever(index: Index) -> str:
     """``hybrid`` when the index has bm25 and dense, else the first retriever it has."""
-    available = index.retrievers
-    if {"bm25", "dense"} <= set(available):
-        return "hybrid"
+    available = search_retrievers(index)
     if not available:
         raise LogirError(f"index {index.path} has no retrievers")
     return available[0]
@@ -40,7 +47,7 @@ def choose_scorer(index: Index, retriever: str = "") -> tuple[str, Scorer]:
     if name == "hybrid":
         from logir.index.hybrid import HybridScorer
 
-        if not {"bm25", "dense"} <= set(index.retrievers):
+        if name not in search_retrievers(index):
             have = ", ".join(index.retrievers) or "none"
             raise LogirError(
                 f"retriever 'hybrid' needs bm25 and dense in index {index.path}; it has: {have}"

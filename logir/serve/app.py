@@ -8,6 +8,7 @@ __future__ import annotations`` here: FastAPI reads the endpoints' body types at
 """
 
 import threading
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from logir.index.base import Scorer
 from logir.index.store import Index, open_index
 from logir.query import Not, Query, Term, negated_terms, terms, to_dict, to_query, understand
 from logir.query.understand import Understanding
-from logir.search import choose_scorer, default_retriever, search_hits
+from logir.search import choose_scorer, default_retriever, search_hits, search_retrievers
 from logir.serve import errors
 from logir.serve.auth import BearerAuth
 from logir.serve.limits import BodyLimit, Limits
@@ -67,10 +68,7 @@ class Engine:
 
     @property
     def retrievers(self) -> list[str]:
-        names = list(self.index.retrievers)
-        if {"bm25", "dense"} <= set(names):
-            names.insert(0, "hybrid")
-        return names
+        return search_retrievers(self.index)
 
     def scorer(self, retriever: str | None) -> tuple[str, Scorer]:
         key = retriever or self.default_retriever
@@ -174,12 +172,7 @@ def create_app(
             "default_retriever": engine.default_retriever,
             "composers": sorted(_registry()),
             "additive_composers": sorted(ADDITIVE_COMPOSERS),
-            "limits": {
-                "max_query_chars": limits.max_query_chars,
-                "max_k": limits.max_k,
-                "max_terms": limits.max_terms,
-                "max_body_bytes": limits.max_body_bytes,
-            },
+            "limits": asdict(limits),
             "auth": bool(token),
         }
 
