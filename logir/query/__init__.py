@@ -12,6 +12,7 @@ from logir.query.ast import (
     negated_terms,
     operators,
     positive_terms,
+    signed_terms,
     terms,
     to_dict,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "operators",
     "parse",
     "positive_terms",
+    "signed_terms",
     "terms",
     "to_dict",
     "Understanding",

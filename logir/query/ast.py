@@ -10,7 +10,7 @@ parentheses around a nested node of the same kind so that this distinction survi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
@@ -26,6 +26,7 @@ __all__ = [
     "negated_terms",
     "operators",
     "positive_terms",
+    "signed_terms",
     "terms",
     "to_dict",
 ]
@@ -153,15 +154,30 @@ def _precedence(q: Query) -> int:
     return q.precedence
 
 
-def _walk_terms(q: Query, negated: bool = False) -> Iterator[tuple[Term, bool]]:
-    """Yield every term occurrence in pre-order with whether it sits under an odd number of NOTs."""
-    if isinstance(q, Term):
-        yield q, negated
-    elif isinstance(q, Not):
-        yield from _walk_terms(q.child, not negated)
-    else:
-        for child in q.children:
-            yield from _walk_terms(child, negated)
+def _walk_terms(q: Query) -> list[tuple[Term, bool]]:
+    """Every term occurrence in pre-order with whether it sits under an odd number of NOTs."""
+    out: list[tuple[Term, bool]] = []
+
+    def walk(q: Query, negated: bool) -> None:
+        if isinstance(q, Term):
+            out.append((q, negated))
+        elif isinstance(q, Not):
+            walk(q.child, not negated)
+        else:
+            for child in q.children:
+                walk(child, negated)
+
+    walk(q, False)
+    return out
+
+
+def signed_terms(q: Query) -> tuple[list[Term], list[Term]]:
+    """``(positive_terms(q), negated_terms(q))`` from one walk of the tree."""
+    positive: dict[Term, None] = {}
+    negated: dict[Term, None] = {}
+    for t, neg in _walk_terms(q):
+        (negated if neg else positive).setdefault(t)
+    return list(positive), list(negated)
 
 
 def _unique(items: Iterable[Term]) -> list[Term]:

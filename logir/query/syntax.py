@@ -31,8 +31,8 @@ Errors raise :class:`QuerySyntaxError`, which carries the 1-based column of the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NoReturn
+import re
+from typing import NamedTuple, NoReturn
 
 from logir.errors import LogirError
 from logir.query.ast import And, Not, Or, Query, Term
@@ -63,14 +63,65 @@ class QuerySyntaxError(LogirError):
         return (type(self), (self.query, self.column, self.reason))
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str  # "term", "and", "or", "not", "(", ")" or "end"
     text: str
     column: int
 
 
+# ASCII text without backslashes, cut into runs of (whitespace | parenthesis | quoted term |
+# bare word); the whitespace class is the ASCII characters str.isspace accepts
+_ASCII_SPACE = "\t\n\x0b\x0c\r\x1c-\x1f "
+_FAST_TOKEN = re.compile(rf'[{_ASCII_SPACE}]+|([()])|"([^"]*)"|([^{_ASCII_SPACE}()"]+)')
+
+
 def _tokenize(query: str) -> list[_Token]:
+    fast = _tokenize_fast(query) if query.isascii() and "\\" not in query else None
+    return fast if fast is not None else _tokenize_chars(query)
+
+
+def _tokenize_fast(query: str) -> list[_Token] | None:
+    """``_tokenize_chars(query)`` for ASCII text without backslashes, by regular expression;
+    None where the text would raise (an empty or unterminated quoted term)."""
+    tokens: list[_Token] = []
+    words: list[str] = []
+    words_column = 0
+    end = 0
+    for m in _FAST_TOKEN.finditer(query):
+        start = m.start()
+        if start != end:
+            return None  # a quote that opens no complete term
+        end = m.end()
+        paren, quoted, word = m.groups()
+        if paren is None and quoted is None and word is None:
+            continue  # whitespace
+        if word is not None:
+            kind = _KEYWORDS.get(word.upper())
+            if kind is None:
+                if not words:
+                    words_column = start + 1
+                words.append(word)
+                continue
+            token = _Token(kind, word.upper(), start + 1)
+        elif paren is not None:
+            token = _Token(paren, paren, start + 1)
+        else:
+            if not quoted.strip():
+                return None
+            token = _Token(_TERM, quoted, start + 1)
+        if words:
+            tokens.append(_Token(_TERM, " ".join(words), words_column))
+            words.clear()
+        tokens.append(token)
+    if end != len(query):
+        return None
+    if words:
+        tokens.append(_Token(_TERM, " ".join(words), words_column))
+    tokens.append(_Token(_END, "", len(query) + 1))
+    return tokens
+
+
+def _tokenize_chars(query: str) -> list[_Token]:
     tokens: list[_Token] = []
     words: list[str] = []  # pending bare words, joined into one term when the run ends
     words_column = 0

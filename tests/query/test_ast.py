@@ -20,6 +20,7 @@ from logir.query import (
     negated_terms,
     operators,
     positive_terms,
+    signed_terms,
     terms,
     to_dict,
 )
@@ -155,6 +156,11 @@ def test_term_both_positive_and_negated() -> None:
     q = And(a, Not(a))
     assert positive_terms(q) == [a]
     assert negated_terms(q) == [a]
+
+
+def test_signed_terms_is_positive_and_negated_terms() -> None:
+    for q in (And(a, Not(b), Not(Not(c)), Not(Or(d, Not(a)))), And(a, Not(a)), a, Not(b)):
+        assert signed_terms(q) == (positive_terms(q), negated_terms(q))
 
 
 def test_n_negations_counts_not_nodes() -> None:

@@ -226,3 +226,25 @@ def test_arbitrary_text_parses_or_fails_cleanly(text: str) -> None:
         assert 1 <= err.column <= len(text) + 1
     else:
         assert parse(str(q)) == q
+
+
+_PIECES = ["a", "b", "AND", "and", "OR", "Not", "NOT", " ", "  ", "\t", "\x1c", "\n", "(", ")"]
+_PIECES += ['"', "x y", '"q r"', '""', '" "', "é", "\\", '\\"', "-", "16-bit", 'or"', "(a)"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_regular_expression_tokens_equal_the_character_scan(text: str) -> None:
+    from logir.query.syntax import _tokenize, _tokenize_chars, _tokenize_fast
+
+    try:
+        want = _tokenize_chars(text)
+    except QuerySyntaxError:
+        want = None
+    fast = _tokenize_fast(text) if text.isascii() and "\\" not in text else None
+    if fast is not None:
+        assert fast == want
+    elif text.isascii() and "\\" not in text:
+        assert want is None  # the fast scan declines only text that raises
+    if want is not None:
+        assert _tokenize(text) == want
