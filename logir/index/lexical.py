@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,9 @@ from logir.index.base import sparse_row_topk
 
 PARAMS_FILE = "logir_bm25.json"
 _CHUNK = 256  # texts per prepared batch
+_HELD = 8  # texts whose sums BM25Batch.hold keeps in whole-corpus arrays at once
 _LOOKUP_MIN = 1024  # a one-token row at least this long is searched, not scattered, in score
+_LOOKUP_COST = 4  # rows looked up per posting list, against list entries a built row touches
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
 
@@ -168,13 +172,18 @@ class BM25Scorer:
         out.sum_duplicates()
         return out
 
-    def _row(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _row(
+        self, ids: np.ndarray, dense: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Documents holding a token of ``ids`` and their BM25 sums without the non-occurrence
         constant, in no particular order.
 
         Each sum runs in float32 in token order from 0, as the sparse product
         ``term_vectors @ postings`` and ``BM25.get_scores`` do, so the values are bit-identical to
         theirs. A one-token text is its posting list itself (read-only views, nothing computed).
+        With ``dense`` (an all-zero float32 array of length ``n_docs``) a text of several tokens is
+        summed there and the sums are left in it, so the caller can read any row's score from it
+        (and must zero it at the returned documents afterwards).
         """
         p = self._postings
         if len(ids) == 1:
@@ -182,7 +191,8 @@ class BM25Scorer:
             return p.indices[lo:hi], p.data[lo:hi]
         if not len(ids):
             return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
-        acc, seen = _scratch(self._n)
+        scratch, seen = _scratch(self._n)
+        acc = scratch if dense is None else dense
         parts: list[np.ndarray] = []
         try:
             for t in ids:
@@ -195,8 +205,26 @@ class BM25Scorer:
             return docs, acc[docs]
         finally:
             for part in parts:
-                acc[part] = 0.0
+                if dense is None:
+                    acc[part] = 0.0
                 seen[part] = False
+
+    def _lookup(self, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray) -> None:
+        """Add the sums of ``ids`` at rows ``doc_idx`` to ``out`` (all zero), one posting list at
+        a time in token order, each searched (every list must be sorted by document).
+
+        The same float32 additions, in the same order, as the sums ``_row`` builds: a row missing
+        from a list adds 0, which changes nothing.
+        """
+        p = self._postings
+        for t in ids:
+            lo, hi = p.indptr[t], p.indptr[t + 1]
+            if hi == lo:
+                continue
+            docs = p.indices[lo:hi]
+            pos = np.searchsorted(docs, doc_idx)
+            np.minimum(pos, hi - lo - 1, out=pos)
+            out += np.where(docs[pos] == doc_idx, p.data[lo:hi][pos], np.float32(0.0))
 
     def _offsets(self, ids: list[np.ndarray]) -> np.ndarray:
         """Per-query non-occurrence constant (BM25L / BM25+ only; zero otherwise)."""
@@ -285,6 +313,26 @@ class BM25Batch:
         self._ids = scorer._token_ids(list(texts))
         self.offsets = scorer._offsets(self._ids)
         self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._dense: dict[int, np.ndarray] | None = None  # see hold
+
+    @contextmanager
+    def hold(self) -> Iterator[BM25Batch]:
+        """Keep the summed scores of texts of several tokens (at most ``_HELD`` of them, first
+        come) in whole-corpus arrays while the block runs, so ``score`` reads them directly
+        instead of scattering each text's row again. Nothing else changes: the same numbers."""
+        if self._dense is not None:
+            yield self
+            return
+        self._dense = {}
+        try:
+            yield self
+        finally:
+            held, self._dense = self._dense, None
+            free = _free_dense(self._scorer.n_docs)
+            for i, dense in held.items():
+                dense[self._rows[i][0]] = 0.0
+                if len(free) < _HELD:
+                    free.append(dense)
 
     def _sorted(self) -> bool:
         """Whether every posting list is sorted by document (checked once per scorer)."""
@@ -297,8 +345,22 @@ class BM25Batch:
         """Documents holding a token of text `i` and their sums without the offset (read-only)."""
         got = self._rows.get(i)
         if got is None:
-            got = self._rows[i] = self._scorer._row(self._ids[i])
+            ids, held = self._ids[i], self._dense
+            if held is not None and len(ids) > 1 and len(held) < _HELD:
+                free = _free_dense(self._scorer.n_docs)
+                dense = free.pop() if free else np.zeros(self._scorer.n_docs, np.float32)
+                got = self._rows[i] = self._scorer._row(ids, dense)  # on error, dense is dropped
+                held[i] = dense
+            else:
+                got = self._rows[i] = self._scorer._row(ids)
         return got
+
+    def _lookup_pays(self, ids: np.ndarray, doc_idx: np.ndarray) -> bool:
+        """Whether looking ``doc_idx`` up in each posting list of ``ids`` costs less than
+        building the text's row (which touches every entry of every list several times)."""
+        indptr = self._scorer.postings.indptr
+        total = sum(int(indptr[t + 1] - indptr[t]) for t in ids)
+        return len(doc_idx) * len(ids) * _LOOKUP_COST <= total
 
     def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k per text, as ``BM25Scorer.search``."""
@@ -326,13 +388,21 @@ class BM25Batch:
         out = np.zeros((max(r1 - r0, 0), len(doc_idx)), dtype=np.float32)
         if len(doc_idx):
             acc, _ = _scratch(n)  # each row scattered into it, read at doc_idx, then cleared
+            held = self._dense or {}
             for i in range(len(out)):
-                docs, sums = self.row(r0 + i)
-                if len(docs) >= _LOOKUP_MIN and len(self._ids[r0 + i]) == 1 and self._sorted():
+                r = r0 + i
+                dense = held.get(r)
+                if dense is not None:
+                    out[i] = dense[doc_idx]
+                    continue
+                ids = self._ids[r]
+                if r not in self._rows and self._sorted() and self._lookup_pays(ids, doc_idx):
+                    self._scorer._lookup(ids, doc_idx, out[i])  # no row to build
+                    continue
+                docs, sums = self.row(r)
+                if len(docs) >= _LOOKUP_MIN and len(ids) == 1 and self._sorted():
                     # a long posting list, sorted by document: look the rows up instead
-                    pos = np.minimum(np.searchsorted(docs, doc_idx), len(docs) - 1)
-                    hit = docs[pos] == doc_idx
-                    out[i, hit] = sums[pos[hit]]
+                    self._scorer._lookup(ids, doc_idx, out[i])
                     continue
                 try:
                     acc[docs] = sums
@@ -354,6 +424,14 @@ def _scratch(n: int) -> tuple[np.ndarray, np.ndarray]:
         _SCRATCH.acc = acc = np.zeros(n, dtype=np.float32)
         _SCRATCH.seen = np.zeros(n, dtype=bool)
     return acc[:n], _SCRATCH.seen[:n]
+
+
+def _free_dense(n: int) -> list[np.ndarray]:
+    """This thread's spare all-zero float32 arrays of length `n`, for ``BM25Batch.hold``."""
+    pools: dict[int, list[np.ndarray]] | None = getattr(_SCRATCH, "dense", None)
+    if pools is None:
+        _SCRATCH.dense = pools = {}
+    return pools.setdefault(n, [])
 
 
 def _stopword_set(stopwords: str | list[str] | None) -> frozenset[str]:

@@ -18,6 +18,7 @@ never embedded) for most queries.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -96,29 +97,31 @@ def candidate_sets(
     for chunk in _chunks(queries, limit):
         texts = [t for term_texts, flat in chunk for t in (*term_texts, flat) if t is not None]
         batch = prepare(scorer, texts)
-        idx, top = batch.search(k)
-        lo = 0
-        for term_texts, flat in chunk:
-            m = len(term_texts)
-            hi = lo + m + (flat is not None)
-            found = idx[lo:hi].ravel()
-            rows = _sorted_unique(found[found >= 0])
-            scores = (
-                batch.score(slice(lo, lo + m), rows)
-                if m
-                else np.zeros((0, len(rows)), dtype=np.float32)
-            )
-            out.append(
-                CandidateSet(
-                    rows=rows.astype(np.int64, copy=False),
-                    terms=list(term_texts),
-                    scores=np.asarray(scores, dtype=np.float32),
-                    top_scores=np.asarray(top[lo : lo + m], dtype=np.float32),
-                    top_rows=idx[lo : lo + m],
-                    flat=flat is not None,
+        hold = getattr(batch, "hold", None)  # a scorer may keep per-text state for score
+        with hold() if callable(hold) else nullcontext():
+            idx, top = batch.search(k)
+            lo = 0
+            for term_texts, flat in chunk:
+                m = len(term_texts)
+                hi = lo + m + (flat is not None)
+                found = idx[lo:hi].ravel()
+                rows = _sorted_unique(found[found >= 0])
+                scores = (
+                    batch.score(slice(lo, lo + m), rows)
+                    if m
+                    else np.zeros((0, len(rows)), dtype=np.float32)
                 )
-            )
-            lo = hi
+                out.append(
+                    CandidateSet(
+                        rows=rows.astype(np.int64, copy=False),
+                        terms=list(term_texts),
+                        scores=np.asarray(scores, dtype=np.float32),
+                        top_scores=np.asarray(top[lo : lo + m], dtype=np.float32),
+                        top_rows=idx[lo : lo + m],
+                        flat=flat is not None,
+                    )
+                )
+                lo = hi
     return out
 
 

@@ -201,3 +201,32 @@ def test_long_posting_lists_and_interleaved_scorers_agree_with_bm25s() -> None:
         np.testing.assert_array_equal(small.score(QUERIES), BM25Scorer.build(CORPUS).score(QUERIES))
     acc, seen = lexical._scratch(3000)
     assert not acc.any() and not seen.any()
+
+
+@pytest.mark.parametrize("method", ["lucene", "bm25+"])
+def test_held_sums_and_looked_up_rows_equal_scatter_scores(method: str) -> None:
+    from logir.index import lexical
+
+    rng = np.random.default_rng(9)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "tau", "rho"]
+    docs = [" ".join(rng.choice(words, int(rng.integers(1, 8)))) for _ in range(3000)]
+    s = BM25Scorer.build(docs, method=method)
+    pool = [" ".join(rng.choice([*words, "zebra"], int(rng.integers(0, 5)))) for _ in range(40)]
+    texts = pool + ["alpha beta alpha", "", "zebra", "tau"]
+    want = s.score(texts)  # every column, the rows summed by scatter
+    for rows in (np.array([2999, 0, 17, 17, 1500, 3]), rng.integers(0, 3000, 400), np.arange(3000)):
+        batch = s.prepare(texts)
+        with batch.hold():  # the first _HELD texts of several tokens keep their sums
+            idx, val = batch.search(7)
+            got = batch.score(slice(0, len(texts)), rows)
+        np.testing.assert_array_equal(got, want[:, rows])
+        ref_idx, ref_val = s.search(texts, 7)
+        np.testing.assert_array_equal(idx, ref_idx)
+        np.testing.assert_array_equal(val, ref_val)
+        fresh = s.prepare(texts)  # no row built yet: short row lists are looked up
+        np.testing.assert_array_equal(fresh.score(slice(0, len(texts)), rows), want[:, rows])
+    for dense in lexical._free_dense(3000):
+        assert not dense.any()
+    assert 0 < len(lexical._free_dense(3000)) <= lexical._HELD
+    acc, seen = lexical._scratch(3000)
+    assert not acc.any() and not seen.any()
