@@ -45,6 +45,7 @@ from logir.logic.candidates import CandidateSet
 CALIBRATIONS = ("none", "minmax", "sigmoid", "rank")
 SIGMOID_FITS = ("anchors", "cdf")
 ANCHOR = 0.99  # calibrated value of a term's best top-K score (1 - ANCHOR at the K-th)
+_ANCHOR_SPAN = 2.0 * math.log(ANCHOR / (1.0 - ANCHOR))  # lam * (best - K-th)
 _NEWTON_STEPS = 30
 _RIDGE = 1e-6
 
@@ -122,8 +123,8 @@ def fit(
         raise ValueError("sigmoid calibration needs both tau and lam, or neither")
     if tau is not None and lam is not None:
         return Calibrator("sigmoid", tau=np.full(m, float(tau)), lam=np.full(m, float(lam)))
-    fitter = fit_sigmoid_anchors if sigmoid_fit == "anchors" else fit_sigmoid
-    params = [fitter(row) for row in np.asarray(cands.top_scores, dtype=np.float64)]
+    top = np.asarray(cands.top_scores, dtype=np.float64)
+    params = _anchors(top) if sigmoid_fit == "anchors" else [fit_sigmoid(row) for row in top]
     return Calibrator(
         "sigmoid",
         tau=np.array([p[0] for p in params], dtype=np.float64),
@@ -143,7 +144,26 @@ def fit_sigmoid_anchors(top_scores: np.ndarray) -> tuple[float, float]:
     lo, hi = float(s.min()), float(s.max())
     if hi <= lo:
         return lo, 0.0
-    return (lo + hi) / 2.0, 2.0 * math.log(ANCHOR / (1.0 - ANCHOR)) / (hi - lo)
+    return (lo + hi) / 2.0, _ANCHOR_SPAN / (hi - lo)
+
+
+def _anchors(top: np.ndarray) -> list[tuple[float, float]]:
+    """``fit_sigmoid_anchors`` of each row of ``top`` ``[m, K]``, the same numbers, with the
+    lowest and highest finite score of every row found at once."""
+    if top.shape[1] == 0:
+        return [(0.0, 0.0)] * len(top)
+    finite = np.isfinite(top)
+    lows = np.where(finite, top, np.inf).min(axis=1).tolist()
+    highs = np.where(finite, top, -np.inf).max(axis=1).tolist()
+    out = []
+    for lo, hi in zip(lows, highs, strict=True):
+        if lo > hi:  # no finite score
+            out.append((0.0, 0.0))
+        elif hi <= lo:
+            out.append((lo, 0.0))
+        else:
+            out.append(((lo + hi) / 2.0, _ANCHOR_SPAN / (hi - lo)))
+    return out
 
 
 def fit_sigmoid(top_scores: np.ndarray) -> tuple[float, float]:
@@ -180,11 +200,8 @@ def fit_sigmoid(top_scores: np.ndarray) -> tuple[float, float]:
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    """Numerically stable logistic function."""
+    """Numerically stable logistic function: ``1 / (1 + e^-x)`` where ``x >= 0``, else
+    ``e^x / (1 + e^x)``; both read ``e = exp(-|x|)``, which never overflows."""
     x = np.asarray(x, dtype=np.float64)
-    out = np.empty_like(x)
-    pos = x >= 0
-    out[pos] = 1.0 / (1.0 + np.exp(-x[pos]))
-    ex = np.exp(x[~pos])
-    out[~pos] = ex / (1.0 + ex)
-    return out
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1.0, e) / (e + 1.0)

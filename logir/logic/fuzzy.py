@@ -43,7 +43,7 @@ from logir.logic.base import Param, StateCache
 from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
 from logir.logic.candidates import DEFAULT_K, CandidateSet, add_flat, query_candidate_sets
 from logir.logic.ranking import Ranking
-from logir.query import And, Not, Or, Query, Term, negated_terms, positive_terms
+from logir.query import And, Not, Or, Query, Term, signed_terms
 
 Op = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Interval = tuple[float, float]
@@ -175,7 +175,7 @@ class Fuzzy:
                 states[i], composed[i] = state, self._compose_candidates(state)
         out = []
         for state, (x, c) in zip(states, composed, strict=True):
-            order = np.lexsort((state.cands.rows, -c))[:k]
+            order = np.argsort(-c, kind="stable")[:k]  # rows ascend: ties go to the lower row
             out.append(
                 Ranking(
                     state.cands.rows[order],
@@ -282,9 +282,8 @@ class Fuzzy:
 def _evidence(query: Query, term_texts: list[str], x: np.ndarray) -> dict[str, np.ndarray]:
     """Each term's calibrated score per hit, labelled ``"term"`` or ``NOT "term"``."""
     row = {t: i for i, t in enumerate(term_texts)}
-    out: dict[str, np.ndarray] = {}
-    for t in positive_terms(query):
-        out[str(t)] = x[row[t.text]].astype(np.float32)
-    for t in negated_terms(query):
-        out[f"NOT {t}"] = x[row[t.text]].astype(np.float32)
+    x32 = x.astype(np.float32)
+    positive, negated = signed_terms(query)
+    out = {str(t): x32[row[t.text]] for t in positive}
+    out.update({f"NOT {t}": x32[row[t.text]] for t in negated})
     return out

@@ -92,3 +92,41 @@ def test_cdf_fitted_sigmoid_is_monotone_and_bounded() -> None:
     grid = np.linspace(-5, 40, 200)[None, :]
     y = cal.apply(grid)[0]
     assert np.all(np.diff(y) >= 0) and y.min() >= 0 and y.max() <= 1
+
+
+def test_sigmoid_equals_the_two_sided_formula_bit_for_bit() -> None:
+    from logir.logic.calibration import _sigmoid
+
+    rng = np.random.default_rng(5)
+    x = np.concatenate(
+        [
+            rng.normal(scale=s, size=2000)
+            for s in (1e-3, 1.0, 10.0, 300.0, 1e4)  # exp(-|x|) down to 0
+        ]
+        + [np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 709.0, -709.0, 746.0, -746.0])]
+    )
+    want = np.empty_like(x)
+    pos = x >= 0
+    want[pos] = 1.0 / (1.0 + np.exp(-x[pos]))
+    ex = np.exp(x[~pos])
+    want[~pos] = ex / (1.0 + ex)
+    got = _sigmoid(x)
+    np.testing.assert_array_equal(got, want)
+    number = ~np.isnan(want)
+    assert np.array_equal(np.signbit(got[number]), np.signbit(want[number]))  # no -0.0
+    np.testing.assert_array_equal(_sigmoid(x[:10000].reshape(10, -1)), want[:10000].reshape(10, -1))
+
+
+def test_anchors_fitted_together_equal_one_term_at_a_time() -> None:
+    from logir.logic.calibration import _anchors
+
+    rng = np.random.default_rng(6)
+    top = np.sort(rng.gamma(2.0, size=(40, 12)), axis=1)[:, ::-1].copy()
+    top[3, 5:] = -np.inf  # a short list
+    top[4, :] = -np.inf  # an empty one
+    top[5, :] = 2.5  # all equal
+    top[6, 1:] = -np.inf  # one score
+    top[7, 2] = np.nan
+    got = _anchors(top)
+    assert got == [fit_sigmoid_anchors(row) for row in top]
+    assert _anchors(np.zeros((3, 0))) == [fit_sigmoid_anchors(row) for row in np.zeros((3, 0))]
