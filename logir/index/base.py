@@ -80,6 +80,17 @@ def topk(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return idx, top
 
 
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique`` of a small integer array by sorting (numpy's hash-based path is slower)."""
+    s = np.sort(values)
+    if len(s) < 2:
+        return s
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
 def sparse_row_topk(
     docs: np.ndarray, scores: np.ndarray, k: int, n: int
 ) -> tuple[np.ndarray, np.ndarray]:

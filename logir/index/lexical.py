@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from logir.errors import LogirError
-from logir.index.base import sparse_row_topk
+from logir.index.base import sorted_unique, sparse_row_topk
 
 PARAMS_FILE = "logir_bm25.json"
 _CHUNK = 256  # texts per prepared batch
@@ -172,18 +172,13 @@ class BM25Scorer:
         out.sum_duplicates()
         return out
 
-    def _row(
-        self, ids: np.ndarray, dense: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def _row(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Documents holding a token of ``ids`` and their BM25 sums without the non-occurrence
         constant, in no particular order.
 
         Each sum runs in float32 in token order from 0, as the sparse product
         ``term_vectors @ postings`` and ``BM25.get_scores`` do, so the values are bit-identical to
         theirs. A one-token text is its posting list itself (read-only views, nothing computed).
-        With ``dense`` (an all-zero float32 array of length ``n_docs``) a text of several tokens is
-        summed there and the sums are left in it, so the caller can read any row's score from it
-        (and must zero it at the returned documents afterwards).
         """
         p = self._postings
         if len(ids) == 1:
@@ -191,8 +186,7 @@ class BM25Scorer:
             return p.indices[lo:hi], p.data[lo:hi]
         if not len(ids):
             return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
-        scratch, seen = _scratch(self._n)
-        acc = scratch if dense is None else dense
+        acc, seen = _scratch(self._n)
         parts: list[np.ndarray] = []
         try:
             for t in ids:
@@ -205,9 +199,46 @@ class BM25Scorer:
             return docs, acc[docs]
         finally:
             for part in parts:
-                if dense is None:
-                    acc[part] = 0.0
+                acc[part] = 0.0
                 seen[part] = False
+
+    def _sum_into(self, ids: np.ndarray, acc: np.ndarray) -> np.ndarray:
+        """Add the posting lists of ``ids`` to ``acc`` (all zero where they touch), in token
+        order: the float32 sums ``_row`` builds. Returns every document touched, once per token
+        that holds it (on an error, ``acc`` is zeroed again before it propagates)."""
+        p = self._postings
+        parts: list[np.ndarray] = []
+        try:
+            for t in ids:
+                lo, hi = p.indptr[t], p.indptr[t + 1]
+                parts.append(p.indices[lo:hi])
+                acc[parts[-1]] += p.data[lo:hi]  # a token's documents are distinct: one add each
+        except BaseException:
+            for docs in parts:
+                acc[docs] = 0.0
+            raise
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+    def _top_sums(
+        self, every: np.ndarray, acc: np.ndarray, copies: int, k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``sparse_row_topk`` of the sums in ``acc`` at the documents ``every`` (each at most
+        ``copies`` times in it), without first making each document appear once.
+
+        When ``copies * k`` entries of ``every`` hold a sum of at least some ``s > 0``, at least
+        ``k`` distinct documents do, so the top k lies among the documents at ``s`` or above:
+        only those are made unique.
+        """
+        sums = acc[every]
+        need = copies * k
+        if len(every) > need:
+            cut = len(every) - need
+            kth = np.partition(sums, cut)[cut]
+            if kth > 0:
+                docs = sorted_unique(every[sums >= kth])
+                return sparse_row_topk(docs, acc[docs], k, self._n)
+        docs = sorted_unique(every)
+        return sparse_row_topk(docs, acc[docs], k, self._n)
 
     def _lookup(self, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray) -> None:
         """Add the sums of ``ids`` at rows ``doc_idx`` to ``out`` (all zero), one posting list at
@@ -313,13 +344,14 @@ class BM25Batch:
         self._ids = scorer._token_ids(list(texts))
         self.offsets = scorer._offsets(self._ids)
         self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._dense: dict[int, np.ndarray] | None = None  # see hold
+        self._dense: dict[int, tuple[np.ndarray, np.ndarray]] | None = None  # see hold
 
     @contextmanager
     def hold(self) -> Iterator[BM25Batch]:
         """Keep the summed scores of texts of several tokens (at most ``_HELD`` of them, first
         come) in whole-corpus arrays while the block runs, so ``score`` reads them directly
-        instead of scattering each text's row again. Nothing else changes: the same numbers."""
+        instead of building and scattering each text's row. Nothing else changes: the same
+        numbers."""
         if self._dense is not None:
             yield self
             return
@@ -329,8 +361,8 @@ class BM25Batch:
         finally:
             held, self._dense = self._dense, None
             free = _free_dense(self._scorer.n_docs)
-            for i, dense in held.items():
-                dense[self._rows[i][0]] = 0.0
+            for dense, every in held.values():
+                dense[every] = 0.0
                 if len(free) < _HELD:
                     free.append(dense)
 
@@ -345,15 +377,28 @@ class BM25Batch:
         """Documents holding a token of text `i` and their sums without the offset (read-only)."""
         got = self._rows.get(i)
         if got is None:
-            ids, held = self._ids[i], self._dense
-            if held is not None and len(ids) > 1 and len(held) < _HELD:
-                free = _free_dense(self._scorer.n_docs)
-                dense = free.pop() if free else np.zeros(self._scorer.n_docs, np.float32)
-                got = self._rows[i] = self._scorer._row(ids, dense)  # on error, dense is dropped
-                held[i] = dense
-            else:
-                got = self._rows[i] = self._scorer._row(ids)
+            got = self._rows[i] = self._scorer._row(self._ids[i])
         return got
+
+    def _top(self, i: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """``sparse_row_topk(*self.row(i), k, n)`` of a text of several tokens, from its sums in
+        a whole-corpus array: held (see ``hold``) or this thread's scratch, zeroed again."""
+        scorer, ids, held = self._scorer, self._ids[i], self._dense
+        if held is None:
+            acc, _ = _scratch(scorer.n_docs)
+            every = scorer._sum_into(ids, acc)
+            try:
+                return scorer._top_sums(every, acc, len(ids), k)
+            finally:
+                acc[every] = 0.0
+        if i not in held:
+            if len(held) >= _HELD:  # no room: build the row, which score reads later
+                return sparse_row_topk(*self.row(i), k, scorer.n_docs)
+            free = _free_dense(scorer.n_docs)
+            dense = free.pop() if free else np.zeros(scorer.n_docs, dtype=np.float32)
+            held[i] = (dense, scorer._sum_into(ids, dense))
+        dense, every = held[i]
+        return scorer._top_sums(every, dense, len(ids), k)
 
     def _lookup_pays(self, ids: np.ndarray, doc_idx: np.ndarray) -> bool:
         """Whether looking ``doc_idx`` up in each posting list of ``ids`` costs less than
@@ -371,7 +416,10 @@ class BM25Batch:
         if k_eff <= 0:
             return idx, val
         for r in range(m):
-            top_d, top_s = sparse_row_topk(*self.row(r), k_eff, n)
+            if len(self._ids[r]) > 1 and r not in self._rows:
+                top_d, top_s = self._top(r, k_eff)
+            else:
+                top_d, top_s = sparse_row_topk(*self.row(r), k_eff, n)
             idx[r, :k_eff] = top_d
             val[r, :k_eff] = top_s + self.offsets[r]
         return idx, val
@@ -391,9 +439,8 @@ class BM25Batch:
             held = self._dense or {}
             for i in range(len(out)):
                 r = r0 + i
-                dense = held.get(r)
-                if dense is not None:
-                    out[i] = dense[doc_idx]
+                if r in held:
+                    out[i] = held[r][0][doc_idx]
                     continue
                 ids = self._ids[r]
                 if r not in self._rows and self._sorted() and self._lookup_pays(ids, doc_idx):

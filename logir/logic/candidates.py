@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from logir.index.base import Scorer, prepare
+from logir.index.base import Scorer, prepare, sorted_unique
 
 if TYPE_CHECKING:
     from logir.query import Query
@@ -105,7 +105,7 @@ def candidate_sets(
                 m = len(term_texts)
                 hi = lo + m + (flat is not None)
                 found = idx[lo:hi].ravel()
-                rows = _sorted_unique(found[found >= 0])
+                rows = sorted_unique(found[found >= 0])
                 scores = (
                     batch.score(slice(lo, lo + m), rows)
                     if m
@@ -146,7 +146,7 @@ def add_flat(
         idx, _ = prepare(scorer, [items[i][1] for i in part]).search(k)
         for i, found in zip(part, idx, strict=True):
             cs = items[i][0]
-            rows = _sorted_unique(np.concatenate([cs.rows, found[found >= 0]]))
+            rows = sorted_unique(np.concatenate([cs.rows, found[found >= 0]]))
             if len(rows) == len(cs.rows):
                 out[i] = replace(cs, flat=True)
             else:
@@ -165,17 +165,6 @@ def add_flat(
             out[i] = replace(out[i], rows=rows, scores=scores, flat=True)
             lo += m
     return out
-
-
-def _sorted_unique(values: np.ndarray) -> np.ndarray:
-    """``np.unique`` of a small integer array by sorting (numpy's hash-based path is slower)."""
-    s = np.sort(values)
-    if len(s) < 2:
-        return s
-    keep = np.empty(len(s), dtype=bool)
-    keep[0] = True
-    np.not_equal(s[1:], s[:-1], out=keep[1:])
-    return s[keep]
 
 
 def _chunks(

@@ -230,3 +230,30 @@ def test_held_sums_and_looked_up_rows_equal_scatter_scores(method: str) -> None:
     assert 0 < len(lexical._free_dense(3000)) <= lexical._HELD
     acc, seen = lexical._scratch(3000)
     assert not acc.any() and not seen.any()
+
+
+@pytest.mark.parametrize("method", ["lucene", "robertson", "atire", "bm25l", "bm25+"])
+def test_top_k_from_summed_lists_equals_top_k_of_the_row(method: str) -> None:
+    from logir.index.base import sparse_row_topk
+
+    rng = np.random.default_rng(10)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "tau", "rho"]
+    weights = np.linspace(1.0, 8.0, len(words))
+    docs = [
+        " ".join(rng.choice(words, int(rng.integers(1, 9)), p=weights / weights.sum()))
+        for _ in range(2000)
+    ]
+    s = BM25Scorer.build(docs, method=method)
+    texts = ["alpha beta", "rho tau", "alpha alpha gamma", "rho rho", "zebra alpha", "tau rho"]
+    texts += [" ".join(rng.choice(words, int(rng.integers(2, 6)))) for _ in range(30)]
+    dense = s.score(texts)
+    for k in (1, 5, 100, 1500, 1999, 2000, 2500):
+        idx, val = s.search(texts, k)
+        want_idx, want_val = topk(dense, k)
+        np.testing.assert_array_equal(idx, want_idx)
+        np.testing.assert_array_equal(val, want_val)
+        batch = s.prepare(texts)
+        for i in range(len(texts)):  # the row built as before, then searched
+            d, v = sparse_row_topk(*batch.row(i), min(k, 2000), 2000)
+            np.testing.assert_array_equal(d, want_idx[i, : len(d)])
+            np.testing.assert_array_equal(v + batch.offsets[i], want_val[i, : len(v)])
