@@ -63,6 +63,11 @@ class Calibrator:
 
     def apply(self, raw: np.ndarray) -> np.ndarray:
         """Calibrated scores, same shape as ``raw`` (float64)."""
+        if self.method == "sigmoid":
+            assert self.tau is not None and self.lam is not None
+            x = np.subtract(raw, self.tau[:, None], dtype=np.float64)  # float32 raw: exact
+            x *= self.lam[:, None]
+            return _sigmoid(x)
         raw = np.asarray(raw, dtype=np.float64)
         if self.method == "none":
             return raw
@@ -72,9 +77,6 @@ class Calibrator:
             flat = span <= 0
             scaled = (raw - self.lo[:, None]) / np.where(flat, 1.0, span)[:, None]
             return np.where(flat[:, None], 0.5, np.clip(scaled, 0.0, 1.0))
-        if self.method == "sigmoid":
-            assert self.tau is not None and self.lam is not None
-            return _sigmoid((raw - self.tau[:, None]) * self.lam[:, None])
         if self.method == "rank":
             assert self.sorted_scores is not None
             out = np.empty_like(raw)
@@ -110,9 +112,9 @@ def fit(
     if sigmoid_fit not in SIGMOID_FITS:
         raise ValueError(f"unknown sigmoid fit {sigmoid_fit!r}; choose from {SIGMOID_FITS}")
     m = len(cands.terms)
-    scores = np.asarray(cands.scores, dtype=np.float64)
     if method == "none":
         return Calibrator("none")
+    scores = np.asarray(cands.scores, dtype=np.float64)
     if method == "minmax":
         if scores.shape[1] == 0:
             return Calibrator("minmax", lo=np.zeros(m), hi=np.zeros(m))
@@ -203,5 +205,10 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     """Numerically stable logistic function: ``1 / (1 + e^-x)`` where ``x >= 0``, else
     ``e^x / (1 + e^x)``; both read ``e = exp(-|x|)``, which never overflows."""
     x = np.asarray(x, dtype=np.float64)
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0, e) / (e + 1.0)
+    e = np.abs(x)
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    out = np.where(x >= 0, 1.0, e)
+    e += 1.0
+    out /= e
+    return out

@@ -31,6 +31,7 @@ query composed again. Rankings are the same as with the flat top K always in the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import reduce
@@ -241,14 +242,20 @@ class Fuzzy:
         cal, cands = state.calib, state.cands
         if cal.method != "sigmoid" or cal.lam is None or cands.top_rows is None:
             return None
-        top = np.asarray(cands.top_scores, dtype=np.float64)
-        if top.shape[1] == 0 or (cands.top_rows < 0).any() or not np.isfinite(top[:, -1]).all():
+        top = cands.top_scores
+        if top.shape[1] == 0 or (cands.top_rows < 0).any():
             return None  # a short list: the documents outside it have no known ceiling
-        kth = top[:, -1] + RAW_SLACK * np.maximum(1.0, np.abs(top[:, -1]))
-        at_kth = cal.apply(kth[:, None])[:, 0]
-        limit = np.where(cal.lam > 0, 0.0, np.where(cal.lam < 0, 1.0, 0.5))  # at score -inf
-        lo, hi = np.minimum(at_kth, limit), np.maximum(at_kth, limit)
-        return self.bounds(state.query, cands.terms, lo, hi)[1]
+        last = top[:, -1].tolist()  # each term's K-th score (float32, exact as a float)
+        if not all(math.isfinite(s) for s in last):
+            return None
+        kth = [s + RAW_SLACK * max(1.0, abs(s)) for s in last]
+        at_kth = cal.apply(np.array(kth)[:, None])[:, 0].tolist()
+        lo, hi = [], []
+        for a, lam in zip(at_kth, cal.lam.tolist(), strict=True):
+            limit = 0.0 if lam > 0 else 1.0 if lam < 0 else 0.5  # the value at score -inf
+            lo.append(a if math.isnan(a) else min(a, limit))
+            hi.append(a if math.isnan(a) else max(a, limit))
+        return self.bounds(state.query, cands.terms, np.array(lo), np.array(hi))[1]
 
     def _settled(self, state: _State, composed: np.ndarray, k: int) -> bool:
         """Whether the k-th best candidate beats every document outside the terms' top K."""
