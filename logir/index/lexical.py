@@ -339,6 +339,8 @@ class BM25Batch:
     Holds one sparse row per text, so callers batch a bounded number of texts (as ``search``).
     """
 
+    independent_columns = True  # a score depends on its text and document alone
+
     def __init__(self, scorer: BM25Scorer, texts: list[str]) -> None:
         self._scorer = scorer
         self._ids = scorer._token_ids(list(texts))

@@ -154,14 +154,21 @@ def add_flat(
     for chunk in _chunks([(out[i].terms, None) for i, _ in grown], limit):
         group, grown = grown[: len(chunk)], grown[len(chunk) :]
         batch = prepare(scorer, [t for terms, _ in chunk for t in terms])
+        # a batch whose every score depends on its text and document alone (not on the other
+        # rows asked for) scores only the rows that are new; the others keep their values
+        reuse = getattr(batch, "independent_columns", False)
         lo = 0
         for i, rows in group:
             m = len(out[i].terms)
-            scores = (
-                np.asarray(batch.score(slice(lo, lo + m), rows), dtype=np.float32)
-                if m
-                else np.zeros((0, len(rows)), dtype=np.float32)
-            )
+            if not m:
+                scores = np.zeros((0, len(rows)), dtype=np.float32)
+            elif reuse:
+                inside, col = out[i].lookup(rows)
+                scores = np.empty((m, len(rows)), dtype=np.float32)
+                scores[:, inside] = out[i].scores[:, col[inside]]
+                scores[:, ~inside] = batch.score(slice(lo, lo + m), rows[~inside])
+            else:
+                scores = np.asarray(batch.score(slice(lo, lo + m), rows), dtype=np.float32)
             out[i] = replace(out[i], rows=rows, scores=scores, flat=True)
             lo += m
     return out
