@@ -24,6 +24,7 @@ final set ``-inf``: below every ranked document, and tied with every other unran
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 from typing import ClassVar
 
 import numpy as np
@@ -32,7 +33,7 @@ from logir.index.base import Scorer
 from logir.logic.base import Param, StateCache
 from logir.logic.candidates import CandidateSet, query_candidate_sets
 from logir.logic.ranking import Ranking
-from logir.query import And, Not, Or, Query, Term, negated_terms, positive_terms, terms
+from logir.query import And, Not, Or, Query, Term, signed_terms
 
 DEFAULT_DEPTH = 200
 
@@ -90,46 +91,51 @@ class Sets:
 
     def _merge(self, query: Query, cands: CandidateSet) -> _Result:
         """Evaluate the set algebra over the candidate set (each term's top list and scores)."""
-        term_list = terms(query)
         universe = cands.rows
-        exact = cands.scores.astype(np.float64)
         lists, top = cands.top_rows, cands.top_scores
         assert lists is not None
-        hit = (lists >= 0) & (top > 0)  # retrieved: a positive score, not top-k padding
-        member = {t.text: _members(universe, lists[i][hit[i]]) for i, t in enumerate(term_list)}
-        value = {t.text: exact[i] for i, t in enumerate(term_list)}
+        m = len(cands.terms)
+        # member[i, j]: universe row j is in term i's list (retrieved: a positive score, not
+        # top-k padding); every row of a list is in the universe
+        hit = (lists >= 0) & (top > 0)
+        term_of, at = np.nonzero(hit)
+        member_rows = np.zeros((m, len(universe)), dtype=bool)
+        member_rows[term_of, np.searchsorted(universe, lists[term_of, at])] = True
+        exact = np.asarray(cands.scores, dtype=np.float64)
+        row = {t: i for i, t in enumerate(cands.terms)}
 
         def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
             if isinstance(q, Term):
-                return member[q.text], value[q.text]
+                i = row[q.text]
+                return member_rows[i], exact[i]
             if isinstance(q, Not):
-                m, s = walk(q.child)
-                return ~m, -s
+                mask, score = walk(q.child)
+                return ~mask, -score
             parts = [walk(c) for c in q.children]
-            masks = np.stack([p[0] for p in parts])
-            vals = np.stack([p[1] for p in parts])
-            if isinstance(q, And):
-                return masks.all(axis=0), vals.sum(axis=0)
-            return masks.any(axis=0), np.where(masks, vals, -np.inf).max(axis=0)
+            if isinstance(q, And):  # all children; the sum of their scores, child by child
+                return (
+                    reduce(np.logical_and, [p[0] for p in parts]),
+                    reduce(np.add, [p[1] for p in parts]),
+                )
+            # any child; the best score among the children whose set holds the document
+            return (
+                reduce(np.logical_or, [p[0] for p in parts]),
+                reduce(np.maximum, [np.where(p[0], p[1], -np.inf) for p in parts]),
+            )
 
         mask, score = walk(query)
         keep = np.flatnonzero(mask)
-        order = keep[np.lexsort((universe[keep], -score[keep]))]
+        order = keep[np.argsort(-score[keep], kind="stable")]  # rows ascend: ties to the lower
+        hits = cands.scores[:, order]  # the float32 scores, exact
+        positive, negated = (set(side) for side in signed_terms(query))
         term_scores: dict[str, np.ndarray] = {}
-        positive, negated = set(positive_terms(query)), set(negated_terms(query))
-        for i, t in enumerate(term_list):
+        for i, text in enumerate(cands.terms):  # in query order, as the terms were searched
+            t = Term(text)
             if t in positive:
-                term_scores[str(t)] = exact[i, order].astype(np.float32)
+                term_scores[str(t)] = hits[i]
             if t in negated:
-                term_scores[f"NOT {t}"] = exact[i, order].astype(np.float32)
+                term_scores[f"NOT {t}"] = hits[i]
         return _Result(query, universe[order], score[order].astype(np.float32), term_scores)
-
-
-def _members(universe: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Which entries of `universe` (sorted, unique) are in `rows` (all of them in `universe`)."""
-    out = np.zeros(len(universe), dtype=bool)
-    out[np.searchsorted(universe, rows)] = True
-    return out
 
 
 def needs_universe(query: Query) -> bool:
