@@ -125,7 +125,7 @@ def fit(
         raise ValueError("sigmoid calibration needs both tau and lam, or neither")
     if tau is not None and lam is not None:
         return Calibrator("sigmoid", tau=np.full(m, float(tau)), lam=np.full(m, float(lam)))
-    top = np.asarray(cands.top_scores, dtype=np.float64)
+    top = np.asarray(cands.top_scores)  # float32 or float64: the same extremes as floats
     params = _anchors(top) if sigmoid_fit == "anchors" else [fit_sigmoid(row) for row in top]
     return Calibrator(
         "sigmoid",
@@ -150,13 +150,16 @@ def fit_sigmoid_anchors(top_scores: np.ndarray) -> tuple[float, float]:
 
 
 def _anchors(top: np.ndarray) -> list[tuple[float, float]]:
-    """``fit_sigmoid_anchors`` of each row of ``top`` ``[m, K]``, the same numbers, with the
-    lowest and highest finite score of every row found at once."""
+    """``fit_sigmoid_anchors`` of each row of ``top`` ``[m, K]`` (any float type), the same
+    numbers, with the lowest and highest finite score of every row found at once."""
     if top.shape[1] == 0:
         return [(0.0, 0.0)] * len(top)
     finite = np.isfinite(top)
-    lows = np.where(finite, top, np.inf).min(axis=1).tolist()
-    highs = np.where(finite, top, -np.inf).max(axis=1).tolist()
+    if finite.all():
+        lows, highs = top.min(axis=1).tolist(), top.max(axis=1).tolist()
+    else:
+        lows = np.where(finite, top, np.inf).min(axis=1).tolist()
+        highs = np.where(finite, top, -np.inf).max(axis=1).tolist()
     out = []
     for lo, hi in zip(lows, highs, strict=True):
         if lo > hi:  # no finite score

@@ -127,6 +127,6 @@ def test_anchors_fitted_together_equal_one_term_at_a_time() -> None:
     top[5, :] = 2.5  # all equal
     top[6, 1:] = -np.inf  # one score
     top[7, 2] = np.nan
-    got = _anchors(top)
-    assert got == [fit_sigmoid_anchors(row) for row in top]
+    for scores in (top, top.astype(np.float32), top[8:]):  # top[8:]: every score finite
+        assert _anchors(scores) == [fit_sigmoid_anchors(row) for row in scores]
     assert _anchors(np.zeros((3, 0))) == [fit_sigmoid_anchors(row) for row in np.zeros((3, 0))]
