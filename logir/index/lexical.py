@@ -337,6 +337,10 @@ class BM25Batch:
     ``search(k)`` equals ``BM25Scorer.search(texts, k)`` and ``score(rows, doc_idx)`` equals
     ``BM25Scorer.score(texts[rows], doc_idx)`` bit for bit: both read the same float32 sums.
     Holds one sparse row per text, so callers batch a bounded number of texts (as ``search``).
+
+    ``search`` finds the top k of a text of several tokens from its sums in a whole-corpus array
+    without building its row; ``score`` looks a few rows up in the posting lists of a text whose
+    row was never built, and reads the sums of the texts ``hold`` keeps.
     """
 
     independent_columns = True  # a score depends on its text and document alone
