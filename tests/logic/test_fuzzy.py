@@ -215,3 +215,52 @@ def test_outside_bound_holds_for_every_document(fake, and_op: str, not_op: str) 
         inside = set(state.cands.top_rows.ravel().tolist())
         outside = np.array([r for r in range(60) if r not in inside])
         assert (composer.score(query, scorer, outside) <= bound).all()
+
+
+class _PlainScorer:
+    """A BM25 scorer seen only through search and score: the general candidate path (no
+    prepared batch, no held sums, no looked-up rows, every grown row scored again)."""
+
+    name = "bm25"
+    score_range = BM25Scorer.score_range
+
+    def __init__(self, scorer: BM25Scorer) -> None:
+        self._scorer = scorer
+
+    @property
+    def n_docs(self) -> int:
+        return self._scorer.n_docs
+
+    def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
+        scores = self._scorer.score(texts)  # every column, summed by scatter, then read
+        return scores if doc_idx is None else scores[:, np.asarray(doc_idx, dtype=np.int64)]
+
+    def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        from logir.index.base import topk
+
+        return topk(self._scorer.score(texts), k)
+
+
+@pytest.mark.parametrize("spec", ["fuzzy", "fuzzy,calib=minmax,and=min", "sets", "sets,depth=5"])
+def test_bm25_fast_paths_rank_as_plain_search_and_score(spec: str) -> None:
+    from logir.logic.base import get_composer
+
+    scorer = BM25Scorer.build(_corpus(400, 5))
+    pairs = [f'"{a} {b}"' for a, b in zip(WORDS, WORDS[1:] + WORDS[:1], strict=True)]
+    queries = (
+        _random_queries(60, 6)
+        + [
+            " OR ".join(pairs),  # nine terms of two tokens: more than BM25Batch holds at once
+            f"{pairs[0]} AND NOT ({' OR '.join(pairs[1:])})",
+            '"vitamin bone mood weather calcium sunny fruit risk" OR "bone mood" OR "risk"',
+        ]
+    )
+    for k in (3, 10):
+        fast = get_composer(spec).rank(queries, scorer, k)
+        plain = get_composer(spec).rank(queries, _PlainScorer(scorer), k)  # type: ignore[arg-type]
+        for one, two in zip(fast, plain, strict=True):
+            assert np.array_equal(one.doc_idx, two.doc_idx)
+            assert np.array_equal(one.scores, two.scores)
+            assert list(one.evidence) == list(two.evidence)
+            for label in one.evidence:
+                assert np.array_equal(one.evidence[label], two.evidence[label])
