@@ -152,38 +152,69 @@ def search_cmd(
     composer: Annotated[
         str,
         typer.Option(
-            help="flat, fuzzy, sets or vectors, with options: fuzzy,and=min,calib=minmax."
+            help="auto, flat, hybrid, fuzzy, sets or vectors, with options: "
+            "fuzzy,and=min,calib=minmax. flat ranks the text as it is."
         ),
-    ] = "flat",
+    ] = "auto",
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="How the query is read: auto (logir syntax when it looks like it, else natural "
+            "language), syntax (logir syntax only: a syntax error stops the search) or natural."
+        ),
+    ] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print hits as JSON.")] = False,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the logical form and each hit's term scores.")
     ] = False,
 ) -> None:
-    """Search an index and print ranked hits."""
+    """Search an index and print ranked hits (logic applied by the `auto` composer)."""
+    from rich.markup import escape
+
     from logir.index.store import open_index
     from logir.logic import get_composer
-    from logir.search import choose_scorer, search_hits
+    from logir.logic.auto import Exclusion
+    from logir.query import QuerySyntaxError, understand
+    from logir.query.understand import MODES
+    from logir.search import choose_scorer, composer_input, search_hits
 
     if not query.strip():
         raise LogirError("the query is empty")
+    if mode not in MODES:
+        raise LogirError(f"unknown --mode {mode!r}; known: {', '.join(MODES)}")
+    try:
+        reading = understand(query, mode)
+    except QuerySyntaxError as exc:
+        raise LogirError(str(exc)) from None
+    comp = get_composer(composer)
     index = open_index(index_dir)
     name, scorer = choose_scorer(index, retriever)
-    ranking, hits = search_hits(index, scorer, get_composer(composer), query, k)
+    given = composer_input(query, mode, comp, reading)
+    ranking, hits = search_hits(index, scorer, comp, given, k)
+    if comp.name != "flat":
+        for note in reading.notes:
+            if note.startswith("looked like query syntax"):
+                err.print(f"warning: {note}", markup=False, highlight=False)
     if as_json:
         payload = {
             "query": query,
             "retriever": name,
             "composer": composer,
+            "mode_used": reading.mode_used,
             "logical_form": ranking.logical_form,
+            "notes": list(reading.notes),
             "hits": hits,
         }
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
         return
-    out.print(f"[bold]{query}[/bold]  ({name}, {composer})")
+    out.print(f"[bold]{escape(query)}[/bold]  ({name}, {escape(composer)})")
     if explain:
         form = ranking.logical_form or "(flat: the text as is)"
         out.print(f"logical form: {form}", markup=False, highlight=False)
+        plan = comp.plan(given) if isinstance(comp, Exclusion) else None
+        if plan is not None:
+            how = "positive part minus excluded evidence" if plan.kind == "exclude" else "flat"
+            out.print(f"{comp.name}: {how} ({plan.why})", markup=False, highlight=False)
     for h in hits:
         title = f" {h['title']}" if h["title"] else ""
         out.print(f"{h['rank']:>3}. {h['score']:.4f}  {h['id']}{title}", markup=False)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from logir.index.store import Index
     from logir.logic.base import Composer
     from logir.logic.ranking import Ranking
+    from logir.query.understand import Understanding
 
 #: retrievers a search can name: the index's own ones, and ``hybrid`` over its bm25 + dense
 SEARCH_RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
@@ -55,6 +56,19 @@ def choose_scorer(index: Index, retriever: str = "") -> tuple[str, Scorer]:
 
         return name, HybridScorer(index.scorer("bm25"), index.scorer("dense"))
     return name, index.scorer(name)
+
+
+def composer_input(text: str, mode: str, composer: Composer, reading: Understanding) -> str:
+    """The text to hand ``composer`` so that it ranks by ``reading`` (``text`` read in ``mode``).
+
+    Composers read their text in ``auto`` mode; when that reading differs from the one asked for,
+    they get the reading's canonical logical form instead. ``flat`` ranks the text as it is.
+    """
+    from logir.query import to_query
+
+    if composer.name != "flat" and mode != "auto" and to_query(text, "auto") != reading.query:
+        return str(reading.query)
+    return text
 
 
 def search_hits(

@@ -65,6 +65,7 @@ class Plan:
     positive: str = ""
     negated: tuple[str, ...] = ()
     logical_form: str | None = None
+    why: str = ""
 
 
 def plan_query(text: str, policy: str) -> Plan:
@@ -77,12 +78,17 @@ def plan_query(text: str, policy: str) -> Plan:
     positive = " ".join(t.text for t in positive_terms(u.query))
     form = str(u.query)
     if not negated or policy == "never":
-        return Plan("flat", text, logical_form=form)
-    explicit = u.mode_used == "syntax"
-    no_cue = not EXCLUSION_CUES.intersection(u.notes) or ENTITY_QUESTION.match(text)
-    if policy == "cues" and not explicit and no_cue:
-        return Plan("flat", text, logical_form=form)
-    return Plan("exclude", text, positive, negated, form)
+        why = "nothing is negated" if not negated else "policy never"
+        return Plan("flat", text, logical_form=form, why=why)
+    if policy == "cues" and u.mode_used != "syntax":
+        if not EXCLUSION_CUES.intersection(u.notes):
+            why = "the negation states a property, no exclusion cue"
+            return Plan("flat", text, logical_form=form, why=why)
+        if ENTITY_QUESTION.match(text):
+            why = "an entity-seeking question: its negation constrains the answer"
+            return Plan("flat", text, logical_form=form, why=why)
+    why = "logir syntax" if u.mode_used == "syntax" else "the wording excludes a topic"
+    return Plan("exclude", text, positive, negated, form, why)
 
 
 class Exclusion:

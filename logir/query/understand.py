@@ -96,7 +96,8 @@ def understand(text: str, mode: str = "auto", client: ChatClient | None = None) 
             q = parse(text)
         except QuerySyntaxError as exc:
             notes.append(
-                f"looked like query syntax but did not parse ({exc.reason}); read as natural"
+                f"looked like query syntax but did not parse ({exc.reason} at column "
+                f"{exc.column}); read as natural language"
             )
         else:
             return Understanding(q, "syntax", _syntax_spans(text, q), notes)

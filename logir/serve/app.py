@@ -18,9 +18,15 @@ from fastapi.staticfiles import StaticFiles
 
 from logir.index.base import Scorer
 from logir.index.store import Index, open_index
-from logir.query import Not, Query, Term, negated_terms, terms, to_dict, to_query, understand
+from logir.query import Not, Query, Term, negated_terms, terms, to_dict, understand
 from logir.query.understand import Understanding
-from logir.search import choose_scorer, default_retriever, search_hits, search_retrievers
+from logir.search import (
+    choose_scorer,
+    composer_input,
+    default_retriever,
+    search_hits,
+    search_retrievers,
+)
 from logir.serve import errors
 from logir.serve.auth import BearerAuth
 from logir.serve.limits import BodyLimit, Limits
@@ -99,11 +105,7 @@ class Engine:
         composer = get_composer(composer_spec)
         with self.lock:
             u = self.read(text, mode)
-            # The composer reads its text in auto mode; hand it the canonical form when that
-            # reading would differ from the one asked for (flat ranks the text as it is).
-            given = text
-            if composer.name != "flat" and mode != "auto" and to_query(text, "auto") != u.query:
-                given = str(u.query)
+            given = composer_input(text, mode, composer, u)
             name, scorer = self.scorer(retriever)
             ranking, hits = search_hits(self.index, scorer, composer, given, k)
         return {
@@ -148,7 +150,7 @@ def create_app(
         title="logir",
         summary="Retrieval that obeys the logic of a query.",
         description="Search an index with AND / OR / NOT queries; every hit carries the "
-        "evidence of each part of the query. Errors are JSON {\"error\": message}.",
+        'evidence of each part of the query. Errors are JSON {"error": message}.',
         version="0.1.0",
         redoc_url=None,
     )
