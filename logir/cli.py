@@ -174,6 +174,7 @@ def search_cmd(
     from logir.index.store import open_index
     from logir.logic import get_composer
     from logir.logic.auto import Exclusion
+    from logir.logic.base import ADDITIVE_COMPOSERS
     from logir.query import QuerySyntaxError, understand
     from logir.query.understand import MODES
     from logir.search import choose_scorer, composer_input, search_hits
@@ -215,6 +216,14 @@ def search_cmd(
         if plan is not None:
             how = "positive part minus excluded evidence" if plan.kind == "exclude" else "flat"
             out.print(f"{comp.name}: {how} ({plan.why})", markup=False, highlight=False)
+        if comp.name in ADDITIVE_COMPOSERS:
+            out.print("under each hit: the parts of its score (they add up to it)", markup=False)
+        else:
+            out.print(
+                "under each hit: each term's calibrated score (for NOT term: how much the hit "
+                "matches what is negated)",
+                markup=False,
+            )
     for h in hits:
         title = f" {h['title']}" if h["title"] else ""
         out.print(f"{h['rank']:>3}. {h['score']:.4f}  {h['id']}{title}", markup=False)

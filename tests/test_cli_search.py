@@ -59,6 +59,7 @@ def test_explain_shows_the_form_the_plan_and_evidence_that_adds_up(index: Path) 
     assert "auto: positive part minus excluded evidence (the wording excludes a topic)" in (
         proc.stdout
     )
+    assert "the parts of its score (they add up to it)" in proc.stdout
     blocks = re.split(r"^\s*\d+\.\s+", proc.stdout, flags=re.M)[1:]
     assert len(blocks) == 3
     for block in blocks:
@@ -68,6 +69,13 @@ def test_explain_shows_the_form_the_plan_and_evidence_that_adds_up(index: Path) 
         assert abs(sum(parts) - score) <= 2e-4
     vio = next(b for b in blocks if b.split()[1] == "vio")
     assert float(re.search(r"(-\d\.\d{4})\s+NOT relativity", vio).group(1)) < 0
+
+
+def test_explain_of_fuzzy_says_the_values_are_term_scores(index: Path) -> None:
+    proc = logir("search", str(index), EXCLUDING, "--composer", "fuzzy", "--explain", "-k", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "each term's calibrated score" in proc.stdout and "NOT " in proc.stdout
+    assert "add up" not in proc.stdout
 
 
 def test_explain_says_why_a_negation_is_ranked_flat(index: Path) -> None:

@@ -65,6 +65,11 @@ class Param:
         return out
 
 
+#: composers whose evidence values add up to each hit's score (checked in tests/serve/test_api.py);
+#: the others report each term's own (calibrated) score, a NOT term's included
+ADDITIVE_COMPOSERS = frozenset({"flat", "auto", "hybrid"})
+
+
 def _registry() -> dict[str, type]:
     from logir.logic.agr import AGR
     from logir.logic.auto import Auto, Exclusion

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from logir.index.base import Scorer
 from logir.index.store import Index, open_index
+from logir.logic.base import ADDITIVE_COMPOSERS
 from logir.query import Not, Query, Term, negated_terms, terms, to_dict, understand
 from logir.query.understand import Understanding
 from logir.search import (
@@ -40,9 +41,6 @@ from logir.serve.schemas import (
 )
 
 STATIC = Path(__file__).parent / "static"
-
-#: composers whose evidence values add up to each hit's score (checked in tests/serve/test_api.py)
-ADDITIVE_COMPOSERS = frozenset({"flat", "auto", "hybrid"})
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Malformed body, bad query syntax or composer spec"},
