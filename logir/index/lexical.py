@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +19,11 @@ import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import sorted_unique, sparse_row_topk
+from logir.index.bm25batch import BM25Batch
+from logir.index.scratch import scratch
 
 PARAMS_FILE = "logir_bm25.json"
 _CHUNK = 256  # texts per prepared batch
-_HELD = 8  # texts whose sums BM25Batch.hold keeps in whole-corpus arrays at once
-_LOOKUP_MIN = 1024  # a one-token row at least this long is searched, not scattered, in score
-_LOOKUP_COST = 4  # rows looked up per posting list, against list entries a built row touches
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
 
@@ -186,7 +182,7 @@ class BM25Scorer:
             return p.indices[lo:hi], p.data[lo:hi]
         if not len(ids):
             return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
-        acc, seen = _scratch(self._n)
+        acc, seen = scratch(self._n)
         parts: list[np.ndarray] = []
         try:
             for t in ids:
@@ -329,162 +325,6 @@ class BM25Scorer:
 
     def __repr__(self) -> str:
         return f"BM25Scorer(n_docs={self._n}, vocab={self._postings.shape[0]}, {self.params})"
-
-
-class BM25Batch:
-    """Texts tokenised once, each text's sparse BM25 row computed at most once, when first read.
-
-    ``search(k)`` equals ``BM25Scorer.search(texts, k)`` and ``score(rows, doc_idx)`` equals
-    ``BM25Scorer.score(texts[rows], doc_idx)`` bit for bit: both read the same float32 sums.
-    Holds one sparse row per text, so callers batch a bounded number of texts (as ``search``).
-
-    ``search`` finds the top k of a text of several tokens from its sums in a whole-corpus array
-    without building its row; ``score`` looks a few rows up in the posting lists of a text whose
-    row was never built, and reads the sums of the texts ``hold`` keeps.
-    """
-
-    independent_columns = True  # a score depends on its text and document alone
-
-    def __init__(self, scorer: BM25Scorer, texts: list[str]) -> None:
-        self._scorer = scorer
-        self._ids = scorer._token_ids(list(texts))
-        self.offsets = scorer._offsets(self._ids)
-        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._dense: dict[int, tuple[np.ndarray, np.ndarray]] | None = None  # see hold
-
-    @contextmanager
-    def hold(self) -> Iterator[BM25Batch]:
-        """Keep the summed scores of texts of several tokens (at most ``_HELD`` of them, first
-        come) in whole-corpus arrays while the block runs, so ``score`` reads them directly
-        instead of building and scattering each text's row. Nothing else changes: the same
-        numbers."""
-        if self._dense is not None:
-            yield self
-            return
-        self._dense = {}
-        try:
-            yield self
-        finally:
-            held, self._dense = self._dense, None
-            free = _free_dense(self._scorer.n_docs)
-            for dense, every in held.values():
-                dense[every] = 0.0
-                if len(free) < _HELD:
-                    free.append(dense)
-
-    def _sorted(self) -> bool:
-        """Whether every posting list is sorted by document (checked once per scorer)."""
-        scorer = self._scorer
-        if scorer._sorted_postings is None:
-            scorer._sorted_postings = bool(scorer.postings.has_sorted_indices)
-        return scorer._sorted_postings
-
-    def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
-        """Documents holding a token of text `i` and their sums without the offset (read-only)."""
-        got = self._rows.get(i)
-        if got is None:
-            got = self._rows[i] = self._scorer._row(self._ids[i])
-        return got
-
-    def _top(self, i: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """``sparse_row_topk(*self.row(i), k, n)`` of a text of several tokens, from its sums in
-        a whole-corpus array: held (see ``hold``) or this thread's scratch, zeroed again."""
-        scorer, ids, held = self._scorer, self._ids[i], self._dense
-        if held is None:
-            acc, _ = _scratch(scorer.n_docs)
-            every = scorer._sum_into(ids, acc)
-            try:
-                return scorer._top_sums(every, acc, len(ids), k)
-            finally:
-                acc[every] = 0.0
-        if i not in held:
-            if len(held) >= _HELD:  # no room: build the row, which score reads later
-                return sparse_row_topk(*self.row(i), k, scorer.n_docs)
-            free = _free_dense(scorer.n_docs)
-            dense = free.pop() if free else np.zeros(scorer.n_docs, dtype=np.float32)
-            held[i] = (dense, scorer._sum_into(ids, dense))
-        dense, every = held[i]
-        return scorer._top_sums(every, dense, len(ids), k)
-
-    def _lookup_pays(self, ids: np.ndarray, doc_idx: np.ndarray) -> bool:
-        """Whether looking ``doc_idx`` up in each posting list of ``ids`` costs less than
-        building the text's row (which touches every entry of every list several times)."""
-        indptr = self._scorer.postings.indptr
-        total = sum(int(indptr[t + 1] - indptr[t]) for t in ids)
-        return len(doc_idx) * len(ids) * _LOOKUP_COST <= total
-
-    def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Top-k per text, as ``BM25Scorer.search``."""
-        m, n = len(self._ids), self._scorer.n_docs
-        idx = np.full((m, k), -1, dtype=np.int64)
-        val = np.full((m, k), -np.inf, dtype=np.float32)
-        k_eff = min(k, n)
-        if k_eff <= 0:
-            return idx, val
-        for r in range(m):
-            if len(self._ids[r]) > 1 and r not in self._rows:
-                top_d, top_s = self._top(r, k_eff)
-            else:
-                top_d, top_s = sparse_row_topk(*self.row(r), k_eff, n)
-            idx[r, :k_eff] = top_d
-            val[r, :k_eff] = top_s + self.offsets[r]
-        return idx, val
-
-    def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
-        """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
-        n = self._scorer.n_docs
-        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
-        if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= n):
-            raise LogirError(f"document rows out of range 0..{n - 1}")
-        r0, r1, step = rows.indices(len(self._ids))
-        if step != 1:
-            raise ValueError("rows must be a contiguous slice")
-        out = np.zeros((max(r1 - r0, 0), len(doc_idx)), dtype=np.float32)
-        if len(doc_idx):
-            acc, _ = _scratch(n)  # each row scattered into it, read at doc_idx, then cleared
-            held = self._dense or {}
-            for i in range(len(out)):
-                r = r0 + i
-                if r in held:
-                    out[i] = held[r][0][doc_idx]
-                    continue
-                ids = self._ids[r]
-                if r not in self._rows and self._sorted() and self._lookup_pays(ids, doc_idx):
-                    self._scorer._lookup(ids, doc_idx, out[i])  # no row to build
-                    continue
-                docs, sums = self.row(r)
-                if len(docs) >= _LOOKUP_MIN and len(ids) == 1 and self._sorted():
-                    # a long posting list, sorted by document: look the rows up instead
-                    self._scorer._lookup(ids, doc_idx, out[i])
-                    continue
-                try:
-                    acc[docs] = sums
-                    out[i] = acc[doc_idx]
-                finally:
-                    acc[docs] = 0.0
-        out += self.offsets[r0 : r0 + len(out), None]
-        return out
-
-
-_SCRATCH = threading.local()
-
-
-def _scratch(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """This thread's all-zero float32 and all-False bool arrays of length `n` (callers restore
-    them to all zero / all False before they return)."""
-    acc: np.ndarray | None = getattr(_SCRATCH, "acc", None)
-    if acc is None or len(acc) < n:
-        _SCRATCH.acc = acc = np.zeros(n, dtype=np.float32)
-        _SCRATCH.seen = np.zeros(n, dtype=bool)
-    return acc[:n], _SCRATCH.seen[:n]
-
-
-def _free_dense(n: int) -> list[np.ndarray]:
-    """This thread's spare all-zero float32 arrays of length `n`, for ``BM25Batch.hold``."""
-    pools: dict[int, list[np.ndarray]] | None = getattr(_SCRATCH, "dense", None)
-    if pools is None:
-        _SCRATCH.dense = pools = {}
-    return pools.setdefault(n, [])
 
 
 def _stopword_set(stopwords: str | list[str] | None) -> frozenset[str]:

@@ -8,8 +8,10 @@ import pytest
 import Stemmer
 
 from logir.errors import LogirError
+from logir.index import bm25batch
 from logir.index.base import Scorer, topk
 from logir.index.lexical import BM25Scorer
+from logir.index.scratch import free_dense, scratch
 
 CORPUS = [
     "The dog ran home after the long walk.",
@@ -179,8 +181,6 @@ def test_prepared_batch_equals_search_and_score(method: str) -> None:
 
 
 def test_long_posting_lists_and_interleaved_scorers_agree_with_bm25s() -> None:
-    from logir.index import lexical
-
     rng = np.random.default_rng(8)
     words = ["alpha", "beta", "gamma", "delta", "omega", "sigma"]
     big_docs = [" ".join(rng.choice(words, int(rng.integers(1, 6)))) for _ in range(3000)]
@@ -199,14 +199,12 @@ def test_long_posting_lists_and_interleaved_scorers_agree_with_bm25s() -> None:
             np.testing.assert_array_equal(batch.score(slice(i, i + 1), rows)[0], want[rows])
             np.testing.assert_array_equal(big.score([t])[0], want)
         np.testing.assert_array_equal(small.score(QUERIES), BM25Scorer.build(CORPUS).score(QUERIES))
-    acc, seen = lexical._scratch(3000)
+    acc, seen = scratch(3000)
     assert not acc.any() and not seen.any()
 
 
 @pytest.mark.parametrize("method", ["lucene", "bm25+"])
 def test_held_sums_and_looked_up_rows_equal_scatter_scores(method: str) -> None:
-    from logir.index import lexical
-
     rng = np.random.default_rng(9)
     words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "tau", "rho"]
     docs = [" ".join(rng.choice(words, int(rng.integers(1, 8)))) for _ in range(3000)]
@@ -225,10 +223,10 @@ def test_held_sums_and_looked_up_rows_equal_scatter_scores(method: str) -> None:
         np.testing.assert_array_equal(val, ref_val)
         fresh = s.prepare(texts)  # no row built yet: short row lists are looked up
         np.testing.assert_array_equal(fresh.score(slice(0, len(texts)), rows), want[:, rows])
-    for dense in lexical._free_dense(3000):
+    for dense in free_dense(3000):
         assert not dense.any()
-    assert 0 < len(lexical._free_dense(3000)) <= lexical._HELD
-    acc, seen = lexical._scratch(3000)
+    assert 0 < len(free_dense(3000)) <= bm25batch._HELD
+    acc, seen = scratch(3000)
     assert not acc.any() and not seen.any()
 
 
