@@ -143,7 +143,11 @@ def fit_sigmoid_anchors(top_scores: np.ndarray) -> tuple[float, float]:
     s = s[np.isfinite(s)]
     if len(s) == 0:
         return 0.0, 0.0
-    lo, hi = float(s.min()), float(s.max())
+    return _through_anchors(float(s.min()), float(s.max()))
+
+
+def _through_anchors(lo: float, hi: float) -> tuple[float, float]:
+    """``(tau, lam)`` through (hi, ANCHOR) and (lo, 1 - ANCHOR); ``(lo, 0.0)`` when hi <= lo."""
     if hi <= lo:
         return lo, 0.0
     return (lo + hi) / 2.0, _ANCHOR_SPAN / (hi - lo)
@@ -160,15 +164,10 @@ def _anchors(top: np.ndarray) -> list[tuple[float, float]]:
     else:
         lows = np.where(finite, top, np.inf).min(axis=1).tolist()
         highs = np.where(finite, top, -np.inf).max(axis=1).tolist()
-    out = []
-    for lo, hi in zip(lows, highs, strict=True):
-        if lo > hi:  # no finite score
-            out.append((0.0, 0.0))
-        elif hi <= lo:
-            out.append((lo, 0.0))
-        else:
-            out.append(((lo + hi) / 2.0, _ANCHOR_SPAN / (hi - lo)))
-    return out
+    return [
+        (0.0, 0.0) if lo > hi else _through_anchors(lo, hi)  # lo > hi: no finite score
+        for lo, hi in zip(lows, highs, strict=True)
+    ]
 
 
 def fit_sigmoid(top_scores: np.ndarray) -> tuple[float, float]:
