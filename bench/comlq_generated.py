@@ -28,6 +28,7 @@ from logir.data.benchmarks import load_benchmark
 from logir.data.benchmarks.comlq import NEGATION_TYPES
 from logir.data.dataset import Dataset
 from logir.data.splits import select_split
+from logir.data.trec import read_run
 from logir.eval.runner import evaluate
 from logir.eval.systems import ScorerPool
 
@@ -86,13 +87,9 @@ def main() -> None:
     res_gold = evaluate(gold, systems, pool=ScorerPool(gold.corpus))
     for s_full, s_gold in zip(res_full.systems, res_gold.systems, strict=True):
         top1 = top10 = 0
-        with open(s_full.run_file, encoding="utf-8") as f:
-            ranked: dict[str, list[tuple[float, str]]] = {}
-            for line in f:
-                qid, _, doc, _, score, _ = line.split()
-                ranked.setdefault(qid, []).append((-float(score), doc))
-        for lst in ranked.values():
-            docs = [d for _, d in sorted(lst)][:10]
+        ranked = read_run(s_full.run_file)
+        for run in ranked.values():
+            docs = sorted(run, key=lambda d: (-run[d], d))[:10]
             top1 += is_generated(docs[0])
             top10 += sum(is_generated(d) for d in docs)
         n = len(ranked)
