@@ -10,7 +10,8 @@ chosen split:
 - nDCG@10 overall, on the negation types (2in 3in inp pin pni) and on the others;
 - how often the system's rank-1 passage is an LLM-written one, and what share of its top 10 is;
 - the same nDCG@10 when those passages are removed from the corpus (the gold and the sampled
-  Wikipedia distractors stay), i.e. the ranking the system would give without them.
+  Wikipedia distractors stay), i.e. the ranking the system would give without them, and that
+  figure per query type.
 
 It measures the benchmark, not a method: nothing here is used by any composer.
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from logir.data.benchmarks import load_benchmark
-from logir.data.benchmarks.comlq import NEGATION_TYPES
+from logir.data.benchmarks.comlq import COMLQ_TYPES, NEGATION_TYPES
 from logir.data.dataset import Dataset
 from logir.data.splits import select_split
 from logir.data.trec import read_run
@@ -117,6 +118,14 @@ def main() -> None:
             f"{100 * r['top10_generated']:.1f} % | {100 * wo['all']:.1f} / "
             f"{100 * wo['negation']:.1f} / {100 * wo['other']:.1f} |"
         )
+    print()
+    print("Without the LLM-written passages, by type (nDCG@10):")
+    print()
+    print("| system | " + " | ".join(COMLQ_TYPES) + " |")
+    print("|---|" + "---|" * len(COMLQ_TYPES))
+    for r in rows:
+        cells = " | ".join(f"{100 * r['types_without'][t]:.1f}" for t in COMLQ_TYPES)
+        print(f"| {r['system']} | {cells} |")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rows, indent=2), encoding="utf-8")
