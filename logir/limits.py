@@ -1,0 +1,19 @@
+"""Bounds every front end shares: the CLI, the HTTP server and the composers check against these.
+
+A value a user passes (``-k``, ``--depth``, a composer parameter such as ``sets,depth=``) is
+refused with a clear message past its bound rather than left to exhaust memory or time.
+"""
+
+from __future__ import annotations
+
+MAX_K = 1000
+"""Most hits one search or one evaluation run may ask for per query."""
+
+MAX_DEPTH = 10_000
+"""Most candidates a composer may gather per query term (``sets,depth=``, ``fuzzy,k=``, ...)."""
+
+MAX_QUERY_CHARS = 100_000
+"""Longest query text any reader accepts (the server's own default limit is lower)."""
+
+MAX_NATURAL_CHARS = 50_000
+"""Longest text read as natural language; past it the reader refuses with a clear error."""
