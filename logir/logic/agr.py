@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from logir.index.base import Scorer
-from logir.logic.base import Param
+from logir.limits import MAX_DEPTH
+from logir.logic.base import MAX_SAMPLES, Param
 from logir.logic.rewrite import SYSTEM, Rewriter, numbered, sample_messages
 
 if TYPE_CHECKING:
@@ -92,8 +93,8 @@ class AGR(Rewriter):
     name = "agr"
     PARAMS: ClassVar[dict[str, Param]] = {
         **Rewriter.PARAMS,
-        "queries": Param("queries", int, minimum=1),
-        "depth": Param("depth", int, minimum=1),
+        "queries": Param("queries", int, minimum=1, maximum=MAX_SAMPLES),
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
     }
 
     def __init__(

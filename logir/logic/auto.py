@@ -27,13 +27,15 @@ Defaults (beta 0.2, tau 0.3, pos_dense 1, neg_dense 0.5, flat_weight 0.3) were c
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from logir.index.base import Scorer, topk
-from logir.logic.base import Param
+from logir.limits import MAX_DEPTH
+from logir.logic.base import LRU, MAX_WEIGHT, Param
 from logir.logic.ranking import Ranking
 
 #: decomposition cues (logir.query.natural) that mark the exclusion of a topic from the answer
@@ -51,6 +53,9 @@ EXCLUSION_CUES = frozenset(
     }
 )
 
+
+#: query texts whose plan one composer keeps (least recently used first out)
+PLAN_CACHE_SIZE = 4096
 
 #: a question that asks for an entity: its negation constrains the answer, not the passages
 ENTITY_QUESTION = re.compile(r"^\W*(which|who|whom|whose|identify|name)\b", re.IGNORECASE)
@@ -97,12 +102,12 @@ class Exclusion:
     name = "hybrid"
     policy = "always"
     PARAMS = {
-        "beta": Param("beta", float, minimum=0.0),
-        "pos_dense": Param("pos_dense", float, minimum=0.0),
-        "neg_dense": Param("neg_dense", float, minimum=0.0),
-        "tau": Param("tau", float, minimum=0.0),
-        "flat_weight": Param("flat_weight", float, minimum=0.0),
-        "k": Param("k", int, minimum=1),
+        "beta": Param("beta", float, minimum=0.0, maximum=MAX_WEIGHT),
+        "pos_dense": Param("pos_dense", float, minimum=0.0, maximum=1.0),
+        "neg_dense": Param("neg_dense", float, minimum=0.0, maximum=1.0),
+        "tau": Param("tau", float, minimum=0.0, maximum=1.0),
+        "flat_weight": Param("flat_weight", float, minimum=0.0, maximum=1.0),
+        "k": Param("k", int, minimum=1, maximum=MAX_DEPTH),
     }
 
     def __init__(
@@ -114,16 +119,20 @@ class Exclusion:
         flat_weight: float = 0.3,
         k: int = 100,
     ) -> None:
+        if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
+            raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
         if max(pos_dense, neg_dense, flat_weight) > 1 or tau >= 1:
             raise ValueError("pos_dense, neg_dense and flat_weight are weights in [0, 1]; tau < 1")
         self.beta, self.pos_dense, self.neg_dense, self.k = beta, pos_dense, neg_dense, k
         self.tau, self.flat_weight = tau, flat_weight
-        self._plans: dict[str, Plan] = {}
+        self._plans: LRU[str, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, text: str) -> Plan:
-        if text not in self._plans:
-            self._plans[text] = plan_query(text, self.policy)
-        return self._plans[text]
+        plan = self._plans.get(text)
+        if plan is None:
+            plan = plan_query(text, self.policy)
+            self._plans.put(text, plan)
+        return plan
 
     # -- evidence on a unit scale -------------------------------------------------------------
     def _unit(

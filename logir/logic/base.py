@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,36 +35,58 @@ class Composer(Protocol):
     def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray: ...
 
 
+MAX_WEIGHT = 1000.0
+"""Largest weight a spec may give a penalty or a mix (``hybrid,beta=``, ``vectors,lam=``)."""
+
+MAX_SCALE = 1e6
+"""Largest magnitude of a fixed calibration threshold or slope (``fuzzy,tau=,lam=``)."""
+
+MAX_SAMPLES = 64
+"""Most LLM samples, sub-queries or rounds a rewriter spec may ask for per query."""
+
+
 @dataclass(frozen=True)
 class Param:
-    """One spec parameter: the constructor argument it sets, its type and what it accepts."""
+    """One spec parameter: the constructor argument it sets, its type and what it accepts.
+
+    A number must be finite and lie in ``[minimum, maximum]``; an integer must be written as one
+    (``k=1e12`` is refused, not converted). Numeric parameters declare both bounds.
+    """
 
     arg: str
     kind: type = str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    maximum: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind in (int, float) and (self.minimum is None or self.maximum is None):
+            raise TypeError(f"numeric parameter {self.arg!r} needs a minimum and a maximum")
 
     def convert(self, composer: str, key: str, value: str) -> Any:
         """``value`` as the constructor wants it, or a LogirError saying what is allowed."""
+        bad = f"bad value {_shown(value)} for {composer} parameter {key!r}"
         if self.choices:
             if value not in self.choices:
-                raise LogirError(
-                    f"bad value {value!r} for {composer} parameter {key!r}; "
-                    f"allowed: {', '.join(self.choices)}"
-                )
+                raise LogirError(f"{bad}; allowed: {', '.join(self.choices)}")
             return value
+        if self.kind not in (int, float):
+            return self.kind(value)
+        assert self.minimum is not None and self.maximum is not None
+        what = "an integer" if self.kind is int else "a finite number"
+        allowed = f"{bad}; expected {what} from {self.minimum:g} to {self.maximum:g}"
         try:
             out = self.kind(value)
-        except ValueError:
-            raise LogirError(
-                f"bad value {value!r} for {composer} parameter {key!r}; "
-                f"expected {'an integer' if self.kind is int else 'a number'}"
-            ) from None
-        if self.minimum is not None and out < self.minimum:
-            raise LogirError(
-                f"bad value {value!r} for {composer} parameter {key!r}; must be >= {self.minimum:g}"
-            )
+        except ValueError:  # "1e12" or "1.5" for an integer, "x" for anything
+            raise LogirError(allowed) from None
+        if not math.isfinite(out) or not self.minimum <= out <= self.maximum:
+            raise LogirError(allowed)
         return out
+
+
+def _shown(value: str) -> str:
+    """``value`` quoted, cut short when long (a spec is echoed back in errors)."""
+    return repr(value) if len(value) <= 40 else f"{value[:37]!r}..."
 
 
 #: composers whose evidence values add up to each hit's score (checked in tests/serve/test_api.py);
@@ -201,11 +225,53 @@ class StateCache(Generic[T]):
         return len(self._d)
 
 
-_QUERIES: dict[str, Query] = {}
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A mapping that keeps the ``limit`` most recently used keys; safe to share between threads.
+
+    For caches that callers (a server's clients among them) can feed new keys without end.
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise ValueError(f"an LRU needs room for at least one key, got {limit}")
+        self.limit = limit
+        self._d: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._d.get(key)
+            if value is not None:
+                self._d.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.limit:
+                self._d.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._d.clear()
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+
+QUERY_CACHE_SIZE = 4096
+"""Query texts whose logical form :func:`query_of` keeps (about 10 MB at 1,000 characters each)."""
+
+_QUERIES: LRU[str, Query] = LRU(QUERY_CACHE_SIZE)
 
 
 def query_of(text: str) -> Query:
-    """The logical form of a query text (``to_query(text, "auto")``), parsed once per text.
+    """The logical form of a query text (``to_query(text, "auto")``), parsed once per recent text.
 
     Text in the query language is parsed directly: the same Query as ``to_query`` without the
     term spans it also works out.
@@ -219,5 +285,6 @@ def query_of(text: str) -> Query:
             q = parse(text) if looks_like_syntax(text) else None
         except QuerySyntaxError:
             q = None
-        _QUERIES[text] = q = q if q is not None else to_query(text, "auto")
+        q = q if q is not None else to_query(text, "auto")
+        _QUERIES.put(text, q)
     return q

@@ -40,7 +40,8 @@ from typing import ClassVar
 import numpy as np
 
 from logir.index.base import Scorer
-from logir.logic.base import Param, StateCache
+from logir.limits import MAX_DEPTH
+from logir.logic.base import MAX_SCALE, Param, StateCache
 from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
 from logir.logic.candidates import DEFAULT_K, CandidateSet, add_flat, query_candidate_sets
 from logir.logic.ranking import Ranking
@@ -101,9 +102,9 @@ class Fuzzy:
         "not": Param("not_op", choices=tuple(NOT_OPS)),
         "calib": Param("calibration", choices=CALIBRATIONS),
         "fit": Param("sigmoid_fit", choices=SIGMOID_FITS),
-        "k": Param("k", int, minimum=1),
-        "tau": Param("tau", float),
-        "lam": Param("lam", float),
+        "k": Param("k", int, minimum=1, maximum=MAX_DEPTH),
+        "tau": Param("tau", float, minimum=-MAX_SCALE, maximum=MAX_SCALE),
+        "lam": Param("lam", float, minimum=-MAX_SCALE, maximum=MAX_SCALE),
     }
 
     def __init__(

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from logir.index.base import Scorer
-from logir.logic.base import Param
+from logir.limits import MAX_DEPTH
+from logir.logic.base import MAX_SAMPLES, Param
 from logir.logic.hyde import hypothetical_prompt
 from logir.logic.rewrite import Expansion, Rewriter, numbered
 
@@ -39,8 +40,8 @@ class InteR(Rewriter):
     name = "inter"
     PARAMS: ClassVar[dict[str, Param]] = {
         **Rewriter.PARAMS,
-        "rounds": Param("rounds", int, minimum=1),
-        "depth": Param("depth", int, minimum=1),
+        "rounds": Param("rounds", int, minimum=1, maximum=MAX_SAMPLES),
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
     }
 
     def __init__(

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from logir.index.base import Scorer
+from logir.limits import MAX_DEPTH
 from logir.logic.base import Param
 from logir.logic.rewrite import Rewriter, numbered
 
@@ -37,7 +38,7 @@ class LameR(Rewriter):
     name = "lamer"
     PARAMS: ClassVar[dict[str, Param]] = {
         **Rewriter.PARAMS,
-        "depth": Param("depth", int, minimum=1),
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
     }
 
     def __init__(

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import Scorer, VectorScorer
-from logir.logic.base import Param, StateCache
+from logir.logic.base import MAX_SAMPLES, Param, StateCache
 from logir.logic.flat import Flat
 from logir.logic.ranking import Ranking
 from logir.text import clip
@@ -129,8 +129,8 @@ class Rewriter(ABC):
     #: get_composer gives these composers the ChatClient and the corpus texts
     USES_LLM: ClassVar[bool] = True
     PARAMS: ClassVar[dict[str, Param]] = {
-        "n": Param("n", int, minimum=1),
-        "temperature": Param("temperature", float, minimum=0.0),
+        "n": Param("n", int, minimum=1, maximum=MAX_SAMPLES),
+        "temperature": Param("temperature", float, minimum=0.0, maximum=2.0),
     }
 
     def __init__(

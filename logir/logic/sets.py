@@ -30,6 +30,7 @@ from typing import ClassVar
 import numpy as np
 
 from logir.index.base import Scorer
+from logir.limits import MAX_DEPTH
 from logir.logic.base import Param, StateCache
 from logir.logic.candidates import CandidateSet, query_candidate_sets
 from logir.logic.ranking import Ranking
@@ -52,7 +53,9 @@ class Sets:
     """Intersection / union / difference of per-term top lists, re-scored by sum / max / minus."""
 
     name = "sets"
-    PARAMS: ClassVar[dict[str, Param]] = {"depth": Param("depth", int, minimum=1)}
+    PARAMS: ClassVar[dict[str, Param]] = {
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH)
+    }
 
     def __init__(self, depth: int = DEFAULT_DEPTH) -> None:
         if depth < 1:

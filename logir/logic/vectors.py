@@ -45,7 +45,8 @@ import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import Scorer, VectorScorer
-from logir.logic.base import Param, StateCache, query_of
+from logir.limits import MAX_DEPTH
+from logir.logic.base import MAX_WEIGHT, Param, StateCache, query_of
 from logir.logic.candidates import DEFAULT_K
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Or, Query, Term, terms
@@ -89,10 +90,10 @@ class Vectors:
     name = "vectors"
     PARAMS: ClassVar[dict[str, Param]] = {
         "neg": Param("neg", choices=NEGATIONS),
-        "lam": Param("lam", float, minimum=0.0),
+        "lam": Param("lam", float, minimum=0.0, maximum=MAX_WEIGHT),
         "union": Param("union", choices=UNIONS),
         "inter": Param("inter", choices=INTERSECTIONS),
-        "k": Param("k", int, minimum=1),
+        "k": Param("k", int, minimum=1, maximum=MAX_DEPTH),
     }
 
     def __init__(

@@ -54,7 +54,7 @@ def test_parameters_are_converted() -> None:
         ("fuzzy,and=max", ["'max'", "'and'", "product, sum, min"]),
         ("fuzzy,calib=platt", ["'platt'", "none, minmax, sigmoid, rank"]),
         ("fuzzy,k=ten", ["'ten'", "'k'", "integer"]),
-        ("fuzzy,k=0", ["'k'", ">= 1"]),
+        ("fuzzy,k=0", ["'k'", "from 1 to"]),
         ("fuzzy,tau=x,lam=1", ["'tau'", "number"]),
         ("fuzzy,and", ["'and'", "key=value"]),
         ("fuzzy,", ["key=value"]),

@@ -254,7 +254,7 @@ def test_registry_and_errors() -> None:
     with pytest.raises(LogirError, match="with an LLM endpoint: agr, hyde, inter, lamer"):
         get_composer("hide")
     llm = ChatClient(LLMConfig(base_url="http://127.0.0.1:9/v1", model="m", cache_dir=None))
-    with pytest.raises(LogirError, match="'rounds'.*>= 1"):
+    with pytest.raises(LogirError, match="'rounds'.*from 1 to 64"):
         get_composer("inter,rounds=0", llm=llm)
     with pytest.raises(LogirError, match="unknown parameter 'rounds' for composer 'lamer'"):
         get_composer("lamer,rounds=2", llm=llm)
