@@ -110,15 +110,20 @@ def test_bad_label_bodies(shared_client: httpx.Client, body: object, status: int
 
 def test_other_bad_requests(shared_client: httpx.Client):
     client = shared_client
+    as_json = {"content-type": "application/json"}
     assert_error(
-        client.post("/api/review/labels", content=b"{not json", headers={"content-type": "x"}),
+        client.post("/api/review/labels", content=b"{not json", headers=as_json),
         400,
         "not valid JSON",
     )
     assert_error(client.get("/api/review/items"), 400, "annotator name is empty")
     assert_error(client.get("/api/review/items/q9?annotator=ann"), 404, "unknown item 'q9'")
     assert_error(client.get("/api/review/nothing"), 404, "Not Found")
-    assert_error(client.post("/api/review/labels", content=b"x" * 70_000), 413, "larger than")
+    big = client.post("/api/review/labels", content=b"x" * 70_000, headers=as_json)
+    assert_error(big, 413, "larger than")
+    assert_error(client.get("/review/static/nothing.js"), 404, "Not Found")
+    assert_error(client.delete("/api/review/summary", headers=as_json), 405, "Not Allowed")
+    assert_error(client.get("/api/review/items?annotator=" + "x" * 200), 400, "longer than")
 
 
 def test_summary_counts_votes(client: httpx.Client):
@@ -133,13 +138,16 @@ def test_summary_counts_votes(client: httpx.Client):
 
 
 def test_export_writes_the_majority_set(client: httpx.Client, folder: Path, tmp_path: Path):
-    out = tmp_path / "accepted"
-    assert_error(client.post("/api/review/export", json={"out_dir": str(out)}), 400, "no item")
+    root = tmp_path / "review-exports"  # the default: beside the database
+    out = root / "accepted"
+    assert_error(client.post("/api/review/export", json={"name": "accepted"}), 400, "no item")
     review_all(client)
-    r = client.post("/api/review/export", json={"out_dir": str(out)})
+    assert client.get("/api/review/summary").json()["export_root"] == str(root.resolve())
+    r = client.post("/api/review/export", json={"name": "accepted"})
     assert r.status_code == 200, r.text
     assert sorted(r.json()["accepted_ids"]) == sorted(MAJORITY)
     assert r.json()["accepted"] == 3
+    assert (r.json()["name"], r.json()["out_dir"]) == ("accepted", str(out.resolve()))
     ds, source = load_beir(out), load_beir(folder)
     assert {t.id for t in ds.queries} == MAJORITY
     assert ds.doc_ids == source.doc_ids  # the original corpus
@@ -149,22 +157,39 @@ def test_export_writes_the_majority_set(client: httpx.Client, folder: Path, tmp_
     report = json.loads((out / "review.json").read_text())
     assert (report["accepted"], report["required"]) == (3, 3)
     assert len(next(i for i in report["items"] if i["id"] == "q4")["labels"]) == 3
-    # exporting again into the same folder replaces the earlier export
-    assert client.post("/api/review/export", json={"out_dir": str(out)}).status_code == 200
+    # an earlier export is replaced only when asked to; nothing temporary is left behind
+    (out / "review.json").write_text("{}")
+    again = client.post("/api/review/export", json={"name": "accepted"})
+    assert_error(again, 409, "exists already")
+    assert (out / "review.json").read_text() == "{}"
+    again = client.post("/api/review/export", json={"name": "accepted", "overwrite": True})
+    assert again.status_code == 200, again.text
+    assert json.loads((out / "review.json").read_text())["accepted"] == 3
+    assert sorted(p.name for p in root.iterdir()) == ["accepted"]
 
 
 def test_export_refuses_unsafe_targets(client: httpx.Client, folder: Path, tmp_path: Path):
     review_all(client)
-    assert_error(client.post("/api/review/export", json={"out_dir": "rel/dir"}), 400, "absolute")
-    assert_error(client.post("/api/review/export", json={}), 400, "'out_dir'")
+    root = tmp_path / "review-exports"
+    assert_error(client.post("/api/review/export", json={}), 400, "non-empty string")
     assert_error(
-        client.post("/api/review/export", json={"out_dir": str(folder)}), 400, "under review"
+        client.post("/api/review/export", json={"out_dir": str(tmp_path / "x")}), 400, "'name'"
     )
-    busy = tmp_path / "busy"
+    assert_error(
+        client.post("/api/review/export", json={"name": "x", "overwrite": "yes"}),
+        400,
+        "'overwrite' must be true or false",
+    )
+    busy = root / "busy"
     busy.mkdir()
     (busy / "notes.txt").write_text("mine")
-    assert_error(client.post("/api/review/export", json={"out_dir": str(busy)}), 400, "not empty")
-    assert (busy / "notes.txt").read_text() == "mine"
+    for overwrite in (False, True):
+        r = client.post("/api/review/export", json={"name": "busy", "overwrite": overwrite})
+        assert_error(r, 400, "not empty")
+    assert [p.name for p in busy.iterdir()] == ["notes.txt"]
+    (root / "file").write_text("")
+    assert_error(client.post("/api/review/export", json={"name": "file"}), 400, "is a file")
+    assert not (tmp_path / "x").exists()
 
 
 def test_token_guards_the_api(folder: Path, tmp_path: Path):
@@ -176,7 +201,47 @@ def test_token_guards_the_api(folder: Path, tmp_path: Path):
         assert bad.status_code == 401
         ok = httpx.get(url + "/api/review/summary", headers={"X-Review-Token": "s3cret"})
         assert ok.status_code == 200
-        assert httpx.get(url + "/api/review/summary?token=s3cret").status_code == 200
+        # never in the URL
+        in_url = httpx.get(url + "/api/review/summary?token=s3cret")
+        assert_error(in_url, 401, "not accepted")
+        in_url = httpx.get(url + "/api/review/items?annotator=ann&token=s3cret")
+        assert_error(in_url, 401, "not accepted")
+
+
+def test_login_sets_a_cookie_that_stands_for_the_token(folder: Path, tmp_path: Path):
+    app = create_review_app(folder, tmp_path / "t.sqlite", token="s3cret")
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=10) as c:
+        assert c.get("/api/review/session").json() == {
+            "token_required": True,
+            "logged_in": False,
+        }
+        assert_error(c.post("/api/review/login", json={"token": "nope"}), 401, "wrong")
+        assert_error(c.post("/api/review/login", json={}), 400, "'token'")
+        assert not c.cookies
+        assert c.get("/api/review/summary").status_code == 401
+        r = c.post("/api/review/login", json={"token": "s3cret"})
+        assert r.status_code == 200, r.text
+        cookie = r.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+        assert "s3cret" not in cookie
+        assert c.get("/api/review/session").json()["logged_in"] is True
+        assert c.get("/api/review/summary").status_code == 200
+        r = c.post("/api/review/labels", json=label("q1", "ann"))
+        assert r.status_code == 200, r.text
+        # a forged cookie does not pass; logging out forgets the real one
+        forged = httpx.get(url + "/api/review/summary", cookies={"logir_review": "s3cret"})
+        assert forged.status_code == 401
+        assert c.post("/api/review/logout", json={}).status_code == 200
+        assert c.get("/api/review/summary").status_code == 401
+
+
+def test_without_a_token_login_is_a_no_op(client: httpx.Client):
+    assert client.get("/api/review/session").json() == {
+        "token_required": False,
+        "logged_in": True,
+    }
+    r = client.post("/api/review/login", json={"token": "anything"})
+    assert r.status_code == 200 and "set-cookie" not in r.headers
 
 
 def test_cli_export_then_eval(folder: Path, tmp_path: Path):

@@ -1,13 +1,19 @@
 """The review web app: the page, the next item for an annotator, labels, summary, export.
 
-Every 4xx answer is JSON ``{"error": message}``. With a token, each ``/api/review`` request must
-carry it (header ``X-Review-Token`` or ``?token=``); the page reads it from its own URL.
+Every error is JSON ``{"error": message}``. Every request must name an allowed host; every
+state-changing one must send JSON from the page's own origin (``guard``). With a token, each
+``/api/review`` request must carry it in the ``X-Review-Token`` header or in the cookie that
+``POST /api/review/login`` sets; a token in the URL is never accepted. Exports go only under
+the export root, by folder name.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import logging
+import threading
+from collections.abc import Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,7 +26,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from logir.errors import LogirError
-from logir.serve.review.export import export_accepted
+from logir.serve.review import guard
+from logir.serve.review.export import ExportExists, clean_leftovers, export_accepted, export_target
 from logir.serve.review.items import ReviewFolder
 from logir.serve.review.store import ReviewStore, clean_annotator, count_status
 from logir.serve.review.vote import majority
@@ -28,6 +35,16 @@ from logir.serve.review.vote import majority
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
 LABEL_FIELDS = {"item_id", "annotator", "structure_ok", "evidence_ok", "comment"}
+EXPORT_FIELDS = {"name", "overwrite"}
+COOKIE = "logir_review"
+# answered without a token: the login itself and whether one is needed
+OPEN_ROUTES = {"/api/review/login", "/api/review/logout", "/api/review/session"}
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'self'"
+)
+
+log = logging.getLogger("logir.review")
 
 
 class ApiError(Exception):
@@ -39,17 +56,22 @@ class ApiError(Exception):
         self.message = message
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
         raise ApiError(413, f"request body larger than {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ApiError(413, f"request body larger than {MAX_BODY} bytes")
     try:
-        data = json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = json.loads(bytes(body) or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, "request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ApiError(400, "request body must be a JSON object")
@@ -72,15 +94,44 @@ def _flag(body: dict[str, Any], name: str) -> bool:
     return value
 
 
+def _only(body: dict[str, Any], fields: set[str]) -> None:
+    unknown = sorted(set(body) - fields)
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r}")
+
+
+def default_export_root(db_path: str | Path) -> Path:
+    """Where exports go unless ``--export-root`` says otherwise: ``DB-exports`` beside the
+    review database (``FOLDER/review-exports`` by default)."""
+    db = Path(db_path)
+    return db.with_name(db.stem + "-exports")
+
+
 def create_review_app(
     folder: str | Path,
     db_path: str | Path,
     *,
     annotators_required: int = 3,
     token: str | None = None,
+    export_root: str | Path | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> FastAPI:
-    """The review app for a BEIR `folder`, its progress kept in the SQLite file `db_path`."""
+    """The review app for a BEIR `folder`, its progress kept in the SQLite file `db_path`.
+
+    Exports go under `export_root` (default `default_export_root`); besides IP addresses and
+    localhost, the Host header may only name one of `allowed_hosts`.
+    """
     review = ReviewFolder.load(folder)
+    exports = Path(export_root if export_root is not None else default_export_root(db_path))
+    exports = exports.expanduser()
+    if exports.exists() and not exports.is_dir():
+        raise LogirError(f"export root is not a folder: {exports}")
+    exports.mkdir(parents=True, exist_ok=True)
+    exports = exports.resolve()
+    clean_leftovers(exports)
+    hosts = guard.host_names("127.0.0.1", allowed_hosts)  # localhost and allowed_hosts
+    session = guard.session_value(token) if token else None
+    export_lock = threading.Lock()
     store = ReviewStore(db_path, annotators_required)
     try:
         store.sync_items(review.fingerprints(), review.fingerprint)
@@ -98,10 +149,15 @@ def create_review_app(
     )
     app.state.review_folder = review
     app.state.review_store = store
+    app.state.export_root = exports
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.message)
+
+    @app.exception_handler(ExportExists)
+    async def _exists_error(_: Request, exc: ExportExists) -> JSONResponse:
+        return _error(409, str(exc))
 
     @app.exception_handler(LogirError)
     async def _logir_error(_: Request, exc: LogirError) -> JSONResponse:
@@ -109,7 +165,7 @@ def create_review_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, str(exc.detail))
+        return _error(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -117,16 +173,54 @@ def create_review_app(
         where = ".".join(str(p) for p in first.get("loc", ()))
         return _error(400, f"{where}: {first.get('msg', 'invalid request')}")
 
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("review: %s %s failed: %s", request.method, request.url.path, type(exc).__name__)
+        return _error(500, "internal error in the review server (the details are in its log)")
+
+    def refusal(request: Request, path: str) -> JSONResponse | None:
+        """The answer to a request that may not go on, or None."""
+        headers = request.headers
+        if not guard.host_allowed(headers.get("host"), hosts):
+            return _error(403, "unknown Host header; start logir review with --allow-host NAME")
+        if request.method not in guard.SAFE_METHODS:
+            reason = guard.cross_site_reason(headers, request.url.scheme)
+            if reason:
+                return _error(403, reason)
+            if not guard.is_json(headers.get("content-type")):
+                return _error(
+                    415, "a state-changing request must be Content-Type: application/json"
+                )
+        guarded = path.startswith("/api/review") and path not in OPEN_ROUTES
+        if guarded and not authorised(request):
+            if "token" in request.query_params:
+                return _error(401, "a token in the URL is not accepted; send X-Review-Token")
+            return _error(401, "missing or wrong review token (X-Review-Token header or log in)")
+        return None
+
+    def authorised(request: Request) -> bool:
+        if not token or not session:
+            return True
+        given = request.headers.get("x-review-token")
+        if given is not None and hmac.compare_digest(given.encode(), token.encode()):
+            return True
+        cookie = request.cookies.get(COOKIE)
+        return cookie is not None and hmac.compare_digest(cookie.encode(), session.encode())
+
     @app.middleware("http")
-    async def _check_token(request: Request, call_next):  # type: ignore[no-untyped-def]
+    async def _guard(request: Request, call_next):  # type: ignore[no-untyped-def]
         path, prefix = request.url.path, request.scope.get("root_path", "")
         if prefix and path.startswith(prefix):  # mounted inside another app
             path = path[len(prefix) :]
-        if token and path.startswith("/api/review"):
-            given = request.headers.get("x-review-token") or request.query_params.get("token")
-            if not given or not hmac.compare_digest(given.encode(), token.encode()):
-                return _error(401, "missing or wrong review token (X-Review-Token header)")
-        return await call_next(request)
+        response = refusal(request, path) or await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        elif path == "/review":
+            response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
+        return response
 
     def item_answer(item_id: str | None, annotator: str) -> dict[str, Any]:
         label = store.label_of(item_id, annotator) if item_id else None
@@ -138,7 +232,7 @@ def create_review_app(
         }
 
     @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
+    def home() -> RedirectResponse:
         return RedirectResponse("review")
 
     @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
@@ -165,9 +259,7 @@ def create_review_app(
     async def submit(request: Request) -> dict[str, Any]:
         """Store one label (a resubmission replaces it); answered once it is on disk."""
         body = await _json_body(request)
-        unknown = sorted(set(body) - LABEL_FIELDS)
-        if unknown:
-            raise ApiError(400, f"unknown field {unknown[0]!r}")
+        _only(body, LABEL_FIELDS)
         item_id = body.get("item_id")
         if not isinstance(item_id, str) or not item_id:
             raise ApiError(400, "field 'item_id' must be a non-empty string")
@@ -205,28 +297,80 @@ def create_review_app(
                     "votes": labels.get(item_id, []),
                 }
             )
-        root = review.root.resolve()
+        source = review.root.resolve()
         return {
-            "folder": root.name,
+            "folder": source.name,
             "required": store.required,
             "majority": majority(store.required),
             **count_status(tallies.values()),
             "annotators": store.annotators(),
-            "default_export": str(root.parent / f"{root.name}-reviewed"),
+            "export_root": str(exports),
+            "default_export": f"{source.name}-reviewed",
             "items": items,
         }
 
     @app.post("/api/review/export")
     async def export(request: Request) -> dict[str, Any]:
-        """Write the accepted items as a BEIR folder at the absolute path ``out_dir``."""
+        """Write the accepted items as a BEIR folder ``name`` under the export root; an earlier
+        export of that name is replaced only with ``"overwrite": true`` (else 409)."""
         body = await _json_body(request)
-        out_dir = body.get("out_dir")
-        if not isinstance(out_dir, str) or not out_dir.strip():
-            raise ApiError(400, "field 'out_dir' must be a non-empty string")
-        out = Path(out_dir.strip()).expanduser()
-        if not out.is_absolute():
-            raise ApiError(400, f"out_dir must be an absolute path, not {out_dir!r}")
-        result = await run_in_threadpool(export_accepted, review, store, out)
-        return result.as_dict()
+        if "out_dir" in body:
+            raise ApiError(
+                400,
+                "field 'out_dir' is not accepted: send 'name', a folder name under the export root",
+            )
+        _only(body, EXPORT_FIELDS)
+        overwrite = body.get("overwrite", False)
+        if not isinstance(overwrite, bool):
+            raise ApiError(400, "field 'overwrite' must be true or false")
+        out = export_target(exports, body.get("name"))
+
+        def run() -> dict[str, Any]:
+            with export_lock:
+                try:
+                    return export_accepted(review, store, out, overwrite=overwrite).as_dict()
+                except OSError as exc:
+                    log.error("review: export to %s failed: %s", out, exc)
+                    raise ApiError(
+                        500,
+                        f"cannot write export {out.name!r}: {exc.strerror or type(exc).__name__}",
+                    ) from None
+
+        return await run_in_threadpool(run)
+
+    @app.get("/api/review/session")
+    def session_state(request: Request) -> dict[str, bool]:
+        """Whether the API needs a token and whether this browser is logged in."""
+        return {"token_required": session is not None, "logged_in": authorised(request)}
+
+    @app.post("/api/review/login")
+    async def login(request: Request) -> JSONResponse:
+        """Check the token once and set an HttpOnly, SameSite=Strict cookie that stands for it."""
+        body = await _json_body(request)
+        _only(body, {"token"})
+        given = body.get("token")
+        if not isinstance(given, str) or not given:
+            raise ApiError(400, "field 'token' must be a non-empty string")
+        if token is None or session is None:
+            return JSONResponse({"token_required": False, "logged_in": True})
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            raise ApiError(401, "wrong review token")
+        response = JSONResponse({"token_required": True, "logged_in": True})
+        response.set_cookie(
+            COOKIE,
+            session,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        return response
+
+    @app.post("/api/review/logout")
+    async def logout(request: Request) -> JSONResponse:
+        """Forget the login cookie."""
+        response = JSONResponse({"logged_in": False})
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return response
 
     return app

@@ -35,8 +35,26 @@ def review_cmd(
         str | None,
         typer.Option(
             "--token-env",
-            help=f"Environment variable holding a bearer token the API requires "
-            f"(default {TOKEN_ENV}; unset means no token).",
+            help=f"Environment variable holding a token the API requires; the page asks for it "
+            f"once (default {TOKEN_ENV}; unset means no token).",
+            show_default=False,
+        ),
+    ] = None,
+    export_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--export-root",
+            help="The only folder the page may export into, by folder name "
+            "(default: DB-exports beside the database, FOLDER/review-exports).",
+            show_default=False,
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="A host name the page may be reached by, besides IP addresses, localhost and "
+            "--host (repeatable; e.g. the name of a proxy in front).",
             show_default=False,
         ),
     ] = None,
@@ -45,16 +63,30 @@ def review_cmd(
     try:
         import uvicorn
 
-        from logir.serve.review.app import create_review_app
+        from logir.serve.review.app import create_review_app, default_export_root
+        from logir.serve.review.guard import host_names
     except ImportError as exc:
         msg = f"logir review needs fastapi and uvicorn ({exc.name} is missing)"
         raise LogirError(msg) from None
 
     token = read_token(token_env, TOKEN_ENV)
-    app = create_review_app(folder, _db_path(folder, db), annotators_required=required, token=token)
+    path = _db_path(folder, db)
+    exports = export_root if export_root is not None else default_export_root(path)
+    app = create_review_app(
+        folder,
+        path,
+        annotators_required=required,
+        token=token,
+        export_root=exports,
+        allowed_hosts=host_names(host, allow_host or ()),
+    )
     check_port(host, port)
-    url = f"http://{host}:{port}/review" + ("?token=<the token>" if token else "")
-    print(f"review of {folder} on {url} (labels in {_db_path(folder, db)})", file=sys.stderr)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"review of {folder} on http://{shown}:{port}/review", file=sys.stderr)
+    print(f"labels in {path}; exports under {app.state.export_root}", file=sys.stderr)
+    if token:
+        env = token_env or TOKEN_ENV
+        print(f"the page asks for the token once (the value of ${env})", file=sys.stderr)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 

@@ -2,24 +2,28 @@
 // Plain DOM, no framework; every piece of data goes in as text, never as HTML.
 "use strict";
 
+// The token never travels in a URL: the page asks for it once and the server answers with an
+// HttpOnly cookie that stands for it.
 const NAME_KEY = "logir-review-annotator";
-const TOKEN_KEY = "logir-review-token";
 
 const $ = (id) => document.getElementById(id);
 
 const state = {
   annotator: "",
-  token: new URLSearchParams(location.search).get("token") || sessionStorage.getItem(TOKEN_KEY) || "",
   item: null,
 };
-if (state.token) sessionStorage.setItem(TOKEN_KEY, state.token);
+
+// forget what older versions kept: a token in the address bar or in session storage
+sessionStorage.removeItem("logir-review-token");
+if (new URLSearchParams(location.search).has("token")) {
+  history.replaceState(null, "", location.pathname);
+}
 
 // ---- HTTP ---------------------------------------------------------------------------------
 
 async function api(path, body) {
   const headers = { Accept: "application/json" };
-  if (state.token) headers["X-Review-Token"] = state.token;
-  const init = { headers };
+  const init = { headers, credentials: "same-origin" };
   if (body !== undefined) {
     init.method = "POST";
     headers["Content-Type"] = "application/json";
@@ -37,8 +41,26 @@ async function api(path, body) {
   } catch (err) {
     data = null;
   }
+  if (res.status === 401 && !path.endsWith("/login")) showLogin(true);
   if (!res.ok) throw new Error((data && data.error) || res.status + " " + res.statusText);
   return data;
+}
+
+function showLogin(needed) {
+  $("login").hidden = !needed;
+  $("who").hidden = needed;
+  document.querySelector("nav").hidden = needed;
+  document.querySelector("main").hidden = needed;
+  if (needed) $("token").focus();
+}
+
+async function login() {
+  const token = $("token").value;
+  if (!token) throw new Error("enter the review token");
+  await api("api/review/login", { token });
+  $("token").value = "";
+  showLogin(false);
+  await boot();
 }
 
 function showError(err) {
@@ -307,11 +329,17 @@ async function loadSummary() {
     people.append(el("li", {}, name + ": " + done + " of " + s.total));
   }
   if (!people.children.length) people.append(el("li", { class: "muted" }, "no labels yet"));
-  if (!$("export-dir").value) $("export-dir").value = s.default_export;
+  $("export-root").textContent = s.export_root;
+  if (!$("export-name").value) $("export-name").value = s.default_export;
 }
 
 async function exportAccepted() {
-  const result = await api("api/review/export", { out_dir: $("export-dir").value });
+  $("export-result").textContent = "";
+  const result = await api("api/review/export", {
+    name: $("export-name").value.trim(),
+    overwrite: $("export-overwrite").checked,
+  });
+  $("export-overwrite").checked = false;
   $("export-result").textContent =
     result.accepted + " accepted items written to " + result.out_dir;
 }
@@ -335,6 +363,10 @@ function start() {
   return loadNext();
 }
 
+$("login").addEventListener("submit", (e) => {
+  e.preventDefault();
+  guarded(login);
+});
 $("who").addEventListener("submit", (e) => {
   e.preventDefault();
   guarded(start);
@@ -370,12 +402,20 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-const remembered = localStorage.getItem(NAME_KEY);
-if (remembered) {
-  $("annotator").value = remembered;
-  guarded(start);
-}
-guarded(async () => {
+async function boot() {
+  const session = await api("api/review/session");
+  if (session.token_required && !session.logged_in) {
+    showLogin(true);
+    return;
+  }
+  showLogin(false);
   const s = await api("api/review/summary");
   $("folder").textContent = s.folder;
-});
+  const remembered = localStorage.getItem(NAME_KEY);
+  if (remembered) {
+    $("annotator").value = remembered;
+    await start();
+  }
+}
+
+guarded(boot);
