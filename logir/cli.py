@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from logir.errors import LogirError
+from logir.errors import LogirError, describe, one_line
 from logir.llm.options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_KEY_ENV,
@@ -384,21 +385,66 @@ from logir.synth.cli import synth_app  # noqa: E402
 app.add_typer(synth_app, name="synth")
 
 
-def main() -> None:
-    """Entry point: a LogirError becomes one line on stderr and exit code 2."""
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    try:
-        app()
-    except LogirError as exc:
-        from rich.markup import escape
+try:  # typer >= 0.20 carries its own copy of click
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover
+    from click.exceptions import ClickException
 
-        err.print(
-            f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True
-        )
-        sys.exit(2)
+
+def _print_error(message: str) -> None:
+    from rich.markup import escape
+
+    err.print(
+        f"[bold red]error:[/bold red] {escape(one_line(message))}", highlight=False, soft_wrap=True
+    )
+
+
+def _usage_error(exc: ClickException) -> int:
+    """A command-line usage error on one line, with where to find the command's help."""
+    if type(exc).__name__ == "NoArgsIsHelpError":
+        return exc.exit_code  # the help has been printed
+    ctx = getattr(exc, "ctx", None)
+    hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+    _print_error(exc.format_message() + hint)
+    return 2
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line `argv` (default: this process's) inside the error boundary.
+
+    Every failure becomes one ``error:`` line on stderr and exit code 2; an interrupt exits 130.
+    With ``LOGIR_DEBUG`` set, unexpected failures show their traceback instead.
+    """
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="logir", standalone_mode=False)
+    except ClickException as exc:
+        return _usage_error(exc)
+    except typer.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            return 130
+        if isinstance(exc.__cause__, EOFError):
+            _print_error(f"unexpected end of data ({exc.__cause__ or 'EOFError'})")
+            return 2
+        _print_error("aborted")
+        return 1
     except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+        return 130
+    except Exception as exc:
+        message, expected = describe(exc)
+        if os.environ.get("LOGIR_DEBUG") and not isinstance(exc, LogirError):
+            raise
+        if not expected:
+            message = f"{one_line(message)} (set LOGIR_DEBUG=1 to see the traceback)"
+        _print_error(message)
+        return 2
+    return code if isinstance(code, int) else 0
+
+
+def main() -> None:
+    """Entry point: runs the command line and exits with its code (see :func:`run`)."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    sys.exit(run())
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from logir.data.dataset import Dataset, Document, Topic
-from logir.data.jsonl import field, read_jsonl, require_file, write_jsonl
+from logir.data.jsonl import check_new_id, field, read_jsonl, require_file, write_jsonl
 from logir.data.trec import read_qrels, write_qrels
 from logir.errors import DataFormatError, LogirError
 
@@ -34,11 +34,22 @@ def _text(value: Any, path: Path, line: int, name: str) -> str:
 def read_corpus(path: Path) -> list[Document]:
     """Documents of a BEIR corpus.jsonl (``_id``, optional ``title``, ``text``)."""
     docs = []
+    seen: dict[str, int] = {}
     for line, obj in read_jsonl(path):
         docid = str(field(obj, "_id", path, line))
+        check_new_id(seen, docid, path, line, "document id")
         text = _text(field(obj, "text", path, line), path, line, "text")
         docs.append(Document(docid, text, _text(obj.get("title"), path, line, "title")))
     return docs
+
+
+def _typed(obj: dict[str, Any], name: str, kind: type, path: Path, line: int) -> Any:
+    """Optional field `name` of `obj`: None when absent, else a value of type `kind`."""
+    value = obj.get(name)
+    if value is not None and not isinstance(value, kind):
+        what = {str: "a string", list: "a list", dict: "an object"}[kind]
+        raise DataFormatError(path, line, f"field {name!r} must be {what}")
+    return value
 
 
 def _topic(obj: dict[str, Any], path: Path, line: int) -> tuple[Topic, list[str] | None]:
@@ -46,11 +57,11 @@ def _topic(obj: dict[str, Any], path: Path, line: int) -> tuple[Topic, list[str]
     topic = Topic(
         id=str(field(obj, "_id", path, line)),
         text=_text(field(obj, "text", path, line), path, line, "text"),
-        type=obj.get("type"),
-        logical_form=obj.get("logical_form"),
-        conditions=tuple(obj.get("conditions") or ()),
-        facets={str(k): str(v) for k, v in (obj.get("facets") or {}).items()},
-        meta=dict(obj.get("meta") or {}),
+        type=_typed(obj, "type", str, path, line),
+        logical_form=_typed(obj, "logical_form", str, path, line),
+        conditions=tuple(str(c) for c in _typed(obj, "conditions", list, path, line) or ()),
+        facets={str(k): str(v) for k, v in (_typed(obj, "facets", dict, path, line) or {}).items()},
+        meta=dict(_typed(obj, "meta", dict, path, line) or {}),
     )
     violating = obj.get("violating")
     if violating is not None and not isinstance(violating, list):
@@ -66,8 +77,10 @@ def load_beir(path: str | Path, split: str = "test", name: str | None = None) ->
     queries_path = require_file(root / "queries.jsonl", "queries file")
     queries: list[Topic] = []
     violating: dict[str, list[str]] = {}
+    seen: dict[str, int] = {}
     for line, obj in read_jsonl(queries_path):
         topic, bad = _topic(obj, queries_path, line)
+        check_new_id(seen, topic.id, queries_path, line, "query id")
         if topic.id not in qrels:
             continue
         queries.append(topic)

@@ -14,24 +14,62 @@ def require_file(path: str | Path, what: str = "file") -> Path:
     """Return `path` as a Path, or raise a LogirError if it is not an existing file."""
     p = Path(path)
     if not p.is_file():
+        if p.is_dir():
+            raise LogirError(f"{what} expected, found a folder: {p}")
+        if p.exists():
+            raise LogirError(f"{what} is not a regular file: {p}")
         raise LogirError(f"{what} not found: {p}")
     return p
+
+
+def text_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line of a UTF-8 file; a leading byte order mark is dropped.
+
+    Bytes that are not UTF-8 raise a DataFormatError naming the line and the byte offset, and a
+    file that cannot be opened a LogirError naming it.
+    """
+    try:
+        fh = path.open("rb")
+    except OSError as exc:
+        raise LogirError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with fh:
+        offset = 0
+        for lineno, raw in enumerate(fh, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DataFormatError(
+                    path,
+                    lineno,
+                    f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte offset "
+                    f"{offset + exc.start} of the file)",
+                ) from None
+            if lineno == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            offset += len(raw)
+            yield lineno, line
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) for every non-blank line; a bad line raises DataFormatError."""
     p = require_file(path, "JSONL file")
-    with p.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataFormatError(p, lineno, f"not valid JSON ({exc.msg})") from None
-            if not isinstance(obj, dict):
-                raise DataFormatError(p, lineno, "expected a JSON object")
-            yield lineno, obj
+    for lineno, line in text_lines(p):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataFormatError(
+                p, lineno, f"not valid JSON ({exc.msg} at column {exc.colno})"
+            ) from None
+        except RecursionError:
+            raise DataFormatError(p, lineno, "JSON nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer with more digits than Python converts
+            raise DataFormatError(p, lineno, f"not valid JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            kind = "a list" if isinstance(obj, list) else type(obj).__name__
+            raise DataFormatError(p, lineno, f"expected a JSON object, got {kind}")
+        yield lineno, obj
 
 
 def field(obj: dict[str, Any], names: str | tuple[str, ...], path: Path, line: int) -> Any:
@@ -41,6 +79,13 @@ def field(obj: dict[str, Any], names: str | tuple[str, ...], path: Path, line: i
         if key in obj:
             return obj[key]
     raise DataFormatError(path, line, f"missing field {' or '.join(repr(k) for k in keys)}")
+
+
+def check_new_id(seen: dict[str, int], value: str, path: Path, line: int, what: str) -> None:
+    """Remember that `value` is on `line`; a DataFormatError when an earlier line has it."""
+    first = seen.setdefault(value, line)
+    if first != line:
+        raise DataFormatError(path, line, f"duplicate {what} {value!r} (first on line {first})")
 
 
 def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]]) -> None:

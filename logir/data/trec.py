@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-from logir.data.jsonl import require_file
+from logir.data.jsonl import require_file, text_lines
 from logir.errors import DataFormatError, LogirError
 
 Qrels = dict[str, dict[str, int]]
@@ -18,11 +18,10 @@ BEIR_HEADER = ("query-id", "corpus-id", "score")
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, text without newline) for every non-blank line."""
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            line = line.rstrip("\r\n")
-            if line.strip():
-                yield lineno, line
+    for lineno, line in text_lines(path):
+        line = line.rstrip("\r\n")
+        if line.strip():
+            yield lineno, line
 
 
 def _grade(value: str, path: Path, lineno: int) -> int:
@@ -69,7 +68,16 @@ def read_qrels(path: str | Path) -> Qrels:
                     p, lineno, f"expected 4 columns (qid iter docid rel), got {len(parts)}"
                 )
             qid, _, docid, rel = parts
-        qrels.setdefault(qid, {})[docid] = _grade(rel, p, lineno)
+        grade = _grade(rel, p, lineno)
+        judged = qrels.setdefault(qid, {})
+        if judged.get(docid, grade) != grade:
+            raise DataFormatError(
+                p,
+                lineno,
+                f"document {docid!r} judged again for query {qid!r} with another grade "
+                f"({grade}, earlier {judged[docid]})",
+            )
+        judged[docid] = grade
     return qrels
 
 

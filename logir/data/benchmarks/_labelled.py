@@ -14,7 +14,7 @@ from typing import Any
 
 from logir.data.beir import require_dir
 from logir.data.dataset import Document
-from logir.data.jsonl import field, read_jsonl, require_file
+from logir.data.jsonl import check_new_id, field, read_jsonl, require_file
 from logir.errors import DataFormatError
 
 
@@ -60,12 +60,18 @@ def folder_files(path: str | Path) -> tuple[Path, Path]:
 
 def read_rows(path: Path) -> Iterator[LabelledRow]:
     """The labelled query rows of a queries.jsonl."""
+    seen: dict[str, int] = {}
     for line, obj in read_jsonl(path):
+        qid = str(field(obj, "query_id", path, line))
+        check_new_id(seen, qid, path, line, "query id")
+        text = field(obj, "query", path, line)
+        if not isinstance(text, str):
+            raise DataFormatError(path, line, "field 'query' must be a string")
         yield LabelledRow(
             path=path,
             line=line,
-            id=str(field(obj, "query_id", path, line)),
-            text=str(field(obj, "query", path, line)),
+            id=qid,
+            text=text,
             satisfying=_ids(obj, "constraint_satisfying_doc_ids", path, line),
             violating=_ids(obj, "constraint_violating_doc_ids", path, line),
             graded=_graded(obj, path, line),
@@ -76,8 +82,10 @@ def read_rows(path: Path) -> Iterator[LabelledRow]:
 def read_docs(path: Path, strip_title: bool = False) -> list[Document]:
     """Documents of a corpus.jsonl; `strip_title` drops a title the text already starts with."""
     docs = []
+    seen: dict[str, int] = {}
     for line, obj in read_jsonl(path):
         docid = str(field(obj, ("doc_id", "_id"), path, line))
+        check_new_id(seen, docid, path, line, "document id")
         text = field(obj, "text", path, line)
         title = obj.get("title") or ""
         if not isinstance(text, str) or not isinstance(title, str):

@@ -7,7 +7,7 @@ from typing import Any
 
 from logir.data.beir import require_dir
 from logir.data.dataset import Dataset, Document, Topic
-from logir.data.jsonl import field, read_jsonl, require_file
+from logir.data.jsonl import check_new_id, field, read_jsonl, require_file
 from logir.errors import DataFormatError
 
 
@@ -25,9 +25,14 @@ def _passages(obj: dict[str, Any], name: str, path: Path, line: int) -> list[str
 
 def _corpus(path: Path) -> list[Document]:
     docs = []
+    seen: dict[str, int] = {}
     for line, obj in read_jsonl(path):
         docid = str(field(obj, "docid", path, line))
-        docs.append(Document(docid, str(field(obj, "doc", path, line)), obj.get("title") or ""))
+        check_new_id(seen, docid, path, line, "document id")
+        text, title = field(obj, "doc", path, line), obj.get("title") or ""
+        if not isinstance(text, str) or not isinstance(title, str):
+            raise DataFormatError(path, line, "fields 'doc' and 'title' must be strings")
+        docs.append(Document(docid, text, title))
     return docs
 
 
@@ -39,8 +44,10 @@ def load_boolquestions(path: str | Path) -> Dataset:
     queries: list[Topic] = []
     qrels: dict[str, dict[str, int]] = {}
     violating: dict[str, list[str]] = {}
+    seen: dict[str, int] = {}
     for line, obj in read_jsonl(eval_path):
         qid = str(field(obj, "qid", eval_path, line))
+        check_new_id(seen, qid, eval_path, line, "query id")
         qtype = str(field(obj, "question_type", eval_path, line))
         facets = {"type": qtype}
         if ":" in qid:

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from logir.data.dataset import Dataset, Document, Topic
-from logir.data.jsonl import field, read_jsonl, require_file
+from logir.data.jsonl import field, read_jsonl, require_file, text_lines
 from logir.errors import DataFormatError, LogirError
 
 __all__ = ["DEMO_DIR", "load_demo", "operator_facets"]
@@ -88,23 +88,23 @@ def _read_queries(path: Path) -> tuple[list[Topic], dict[str, list[str]]]:
 
 def _read_qrels(path: Path) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-        for row in reader:
-            line = reader.line_num
-            if not row or not "".join(row).strip():
-                continue
-            if len(row) != 3:
-                found = len(row)
-                raise DataFormatError(path, line, f"expected 3 tab-separated fields, got {found}")
-            if line == 1 and row[0].strip() == "query-id":
-                continue
-            qid, doc_id, score = (cell.strip() for cell in row)
-            try:
-                grade = int(score)
-            except ValueError:
-                raise DataFormatError(path, line, f"score {score!r} is not an integer") from None
-            qrels.setdefault(qid, {})[doc_id] = grade
+    lines = (text for _, text in text_lines(path))
+    reader = csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)
+    for row in reader:
+        line = reader.line_num
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) != 3:
+            found = len(row)
+            raise DataFormatError(path, line, f"expected 3 tab-separated fields, got {found}")
+        if line == 1 and row[0].strip() == "query-id":
+            continue
+        qid, doc_id, score = (cell.strip() for cell in row)
+        try:
+            grade = int(score)
+        except ValueError:
+            raise DataFormatError(path, line, f"score {score!r} is not an integer") from None
+        qrels.setdefault(qid, {})[doc_id] = grade
     return qrels
 
 

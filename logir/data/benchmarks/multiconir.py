@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from logir.data.dataset import Dataset, Document, Topic
-from logir.data.jsonl import require_file
+from logir.data.jsonl import require_file, text_lines
 from logir.errors import DataFormatError, LogirError
 
 LEVELS = range(1, 11)
@@ -34,18 +34,18 @@ def _csv_files(path: str | Path) -> list[Path]:
 def _rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
     """(row index from 0, stripped cells) for each data row of a MultiConIR CSV."""
     csv.field_size_limit(max(csv.field_size_limit(), 1 << 24))
-    with path.open(encoding="utf-8-sig", newline="") as fh:
-        reader = csv.DictReader(fh)
-        try:
-            columns = reader.fieldnames or []
-            if "Positive" not in columns or not any(c.startswith("Query") for c in columns):
-                raise DataFormatError(path, 1, "header needs 'Positive' and Query1..Query10")
-            for i, row in enumerate(reader):
-                if None in row:
-                    raise DataFormatError(path, reader.line_num, "more cells than header columns")
-                yield i, {k: (v or "").strip() for k, v in row.items()}
-        except csv.Error as exc:
-            raise DataFormatError(path, reader.line_num, f"bad CSV ({exc})") from None
+    reader = csv.DictReader(text for _, text in text_lines(path))
+    try:
+        columns = reader.fieldnames or []
+        if "Positive" not in columns or not any(c.startswith("Query") for c in columns):
+            raise DataFormatError(path, 1, "header needs 'Positive' and Query1..Query10")
+        for i, row in enumerate(reader):
+            if None in row:
+                raise DataFormatError(path, reader.line_num, "more cells than header columns")
+            yield i, {k: (v or "").strip() for k, v in row.items()}
+    except csv.Error as exc:
+        raise DataFormatError(path, reader.line_num, f"bad CSV ({exc})") from None
+
 
 
 def _add_row(data: Dataset, domain: str, i: int, row: dict[str, str]) -> None:
