@@ -123,14 +123,66 @@ def test_three_annotators_review_and_export_the_majority(browser, tmp_path: Path
             status = "accepted" if item in MAJORITY else "rejected"
             row = ann.locator(f'#summary-table tr[data-item-id="{item}"]')
             expect(row).to_have_attribute("data-status", status)
-        out = tmp_path / "accepted"
-        ann.fill("#export-dir", str(out))
+        out = (tmp_path / "review-exports" / "accepted").resolve()
+        expect(ann.locator("#export-root")).to_have_text(str(out.parent))
+        expect(ann.locator("#export-name")).to_have_value("gen-reviewed")
+        ann.fill("#export-name", "accepted")
         ann.click("#export")
         expect(ann.locator("#export-result")).to_have_text(f"3 accepted items written to {out}")
         screenshot(ann, "review-summary.png", tmp_path)
+        # a second export of that name is refused until replacing it is ticked
+        ann.click("#export")
+        expect(ann.locator("#error")).to_contain_text("exists already")
+        expect(ann.locator("#export-result")).to_have_text("")
+        ann.check("#export-overwrite")
+        ann.click("#export")
+        expect(ann.locator("#export-result")).to_have_text(f"3 accepted items written to {out}")
+        expect(ann.locator("#export-overwrite")).not_to_be_checked()
         for page in pages:
             page.context.close()
 
     exported = load_beir(out)
     assert {t.id for t in exported.queries} == MAJORITY
     assert exported.qrels == {q: r for q, r in load_beir(folder).qrels.items() if q in MAJORITY}
+
+
+def test_the_page_logs_in_once_and_keeps_the_token_out_of_urls(browser, tmp_path: Path):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    folder = make_folder(tmp_path / "gen")
+    app = create_review_app(folder, tmp_path / "review.sqlite", token="s3cret")
+    with live_server(app) as url:
+        context = browser.new_context()
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sent: list[str] = []
+        page.on("request", lambda r: sent.append(r.url))
+        page.goto(url + "/review?token=s3cret")  # an old link: neither used nor kept
+        expect(page.locator("#login")).to_be_visible()
+        expect(page.locator("#who")).to_be_hidden()
+        assert page.url == url + "/review"
+        page.fill("#token", "wrong")
+        page.click("#login-button")
+        expect(page.locator("#error")).to_contain_text("wrong review token")
+        expect(page.locator("#login")).to_be_visible()
+        page.fill("#token", "s3cret")
+        page.click("#login-button")
+        expect(page.locator("#login")).to_be_hidden()
+        expect(page.locator("#folder")).to_have_text("gen")
+        page.fill("#annotator", "ann")
+        page.click("#start")
+        expect(page.locator("#item")).to_have_attribute("data-item-id", "q1")
+        page.check("#structure-yes")
+        page.check("#evidence-yes")
+        page.click("#submit")
+        expect(page.locator("#item")).to_have_attribute("data-item-id", "q2")
+        # the cookie is HttpOnly (no script sees it) and stands for the token without being it
+        assert page.evaluate("document.cookie") == ""
+        (cookie,) = context.cookies()
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert "s3cret" not in cookie["value"]
+        # a reload stays logged in; the token was in no URL the page asked for
+        page.reload()
+        expect(page.locator("#progress-text")).to_have_text("1 of 5 labelled by ann")
+        assert not [u for u in sent if "s3cret" in u and not u.endswith("/review?token=s3cret")]
+        context.close()

@@ -44,6 +44,8 @@ PAGE_POLICY = (
     "form-action 'self'"
 )
 
+INTERNAL = "internal error in the review server (the details are in its log)"
+
 log = logging.getLogger("logir.review")
 
 
@@ -176,7 +178,7 @@ def create_review_app(
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.error("review: %s %s failed: %s", request.method, request.url.path, type(exc).__name__)
-        return _error(500, "internal error in the review server (the details are in its log)")
+        return _error(500, INTERNAL)
 
     def refusal(request: Request, path: str) -> JSONResponse | None:
         """The answer to a request that may not go on, or None."""
@@ -212,7 +214,13 @@ def create_review_app(
         path, prefix = request.url.path, request.scope.get("root_path", "")
         if prefix and path.startswith(prefix):  # mounted inside another app
             path = path[len(prefix) :]
-        response = refusal(request, path) or await call_next(request)
+        response = refusal(request, path)
+        if response is None:
+            try:
+                response = await call_next(request)
+            except Exception:  # answered here, so the connection stays usable
+                log.exception("review: %s %s failed", request.method, path)
+                response = _error(500, INTERNAL)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
