@@ -1,16 +1,19 @@
 """The logir HTTP app: ``POST /search``, ``POST /parse``, ``GET /healthz``, ``GET /info``, the
 search explorer at ``/`` and the OpenAPI page at ``/docs``.
 
-The index is opened once; scorers load on first use and are kept. Composition is CPU work, so the
-endpoints are plain functions (FastAPI runs them in its thread pool) and one lock serialises the
-work on the shared scorers and composer caches, which are not thread-safe. (No ``from
+The index is opened once; the default scorer loads at start, others on first use, and all are
+kept. Reading and composing queries is CPU work on scorers that are not thread-safe, so it runs on
+one worker thread (:mod:`logir.serve.worker`), never on the event loop: ``/healthz`` and ``/info``
+answer while a search runs. Each request gets an answer within ``Limits.request_timeout_s``
+seconds, a 503 when the work is not done by then or too many requests wait. (No ``from
 __future__ import annotations`` here: FastAPI reads the endpoints' body types at runtime.)
 """
 
 import threading
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -18,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from logir.index.base import Scorer
 from logir.index.store import Index, open_index
-from logir.logic.base import ADDITIVE_COMPOSERS
+from logir.logic.base import ADDITIVE_COMPOSERS, Composer
 from logir.query import Not, Query, Term, negated_terms, terms, to_dict, understand
 from logir.query.understand import Understanding
 from logir.search import (
@@ -39,28 +42,38 @@ from logir.serve.schemas import (
     SearchResponse,
     request_models,
 )
+from logir.serve.worker import Worker
 
 STATIC = Path(__file__).parent / "static"
+T = TypeVar("T")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Malformed body, bad query syntax or composer spec"},
     401: {"model": ErrorBody, "description": "Missing or wrong bearer token"},
+    408: {"model": ErrorBody, "description": "The body did not arrive in time"},
     413: {"model": ErrorBody, "description": "Body over the size limit"},
     422: {"model": ErrorBody, "description": "A field of the wrong type or out of its limits"},
+    503: {"model": ErrorBody, "description": "Server busy, or the answer took past the deadline"},
 }
 
 
 def n_terms(q: Query) -> int:
     """How many term leaves the logical form has (a repeated term counts each time)."""
-    if isinstance(q, Term):
-        return 1
-    if isinstance(q, Not):
-        return n_terms(q.child)
-    return sum(n_terms(c) for c in q.children)
+    found, todo = 0, [q]
+    while todo:  # no recursion: a form nested deep is counted like a flat one
+        node = todo.pop()
+        if isinstance(node, Term):
+            found += 1
+        elif isinstance(node, Not):
+            todo.append(node.child)
+        else:
+            todo.extend(node.children)
+    return found
 
 
 class Engine:
-    """The opened index, its scorers and the lock that guards them."""
+    """The opened index, its scorers, the lock that guards them and the worker that runs the
+    requests' work (``run``)."""
 
     def __init__(self, index: Index, limits: Limits) -> None:
         self.index = index
@@ -68,11 +81,14 @@ class Engine:
         self.lock = threading.Lock()
         self._scorers: dict[str, tuple[str, Scorer]] = {}
         self.default_retriever = default_retriever(index)
-        _ = index.docs  # read the documents now, not on the first request
+        self.retrievers = search_retrievers(index)
+        _ = index.docs  # read the documents and load the default scorer now, not on a request
+        self.scorer(None)
+        self.worker = Worker("logir-search", max_waiting=limits.max_waiting)
 
-    @property
-    def retrievers(self) -> list[str]:
-        return search_retrievers(self.index)
+    async def run(self, job: Callable[[], T]) -> T:
+        """``job()`` on the worker thread, within the request deadline (else Unavailable)."""
+        return await self.worker.run(job, self.limits.request_timeout_s)
 
     def scorer(self, retriever: str | None) -> tuple[str, Scorer]:
         key = retriever or self.default_retriever
@@ -96,11 +112,18 @@ class Engine:
         return _reading(text, u)
 
     def search(
-        self, text: str, mode: str, composer_spec: str, k: int, retriever: str | None
+        self,
+        text: str,
+        mode: str,
+        composer_spec: str,
+        k: int,
+        retriever: str | None,
+        composer: Composer | None = None,
     ) -> dict[str, Any]:
+        """One search; ``composer`` is the one ``composer_spec`` names, when already built."""
         from logir.logic import get_composer
 
-        composer = get_composer(composer_spec)
+        composer = composer or get_composer(composer_spec)
         with self.lock:
             u = self.read(text, mode)
             given = composer_input(text, mode, composer, u)
@@ -156,15 +179,18 @@ def create_app(
     errors.install(app)
     if token:
         app.add_middleware(BearerAuth, token=token)  # inner: runs after the body cap
-    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes, timeout_s=limits.body_timeout_s)
+
+    health = {"status": "ok", "n_docs": engine.index.n_docs, "retrievers": engine.retrievers}
 
     @app.get("/healthz", response_model=Health, tags=["service"])
-    def healthz() -> dict[str, Any]:
-        """Liveness: answers without touching the scorers."""
-        return {"status": "ok", "n_docs": engine.index.n_docs, "retrievers": engine.retrievers}
+    async def healthz() -> dict[str, Any]:
+        """Liveness: answered on the event loop, without the scorers or their lock, even while
+        a search runs."""
+        return health
 
     @app.get("/info", response_model=Info, responses=_ERRORS, tags=["service"])
-    def info() -> dict[str, Any]:
+    async def info() -> dict[str, Any]:
         """What this server offers: retrievers, composers and the request limits."""
         return {
             "n_docs": engine.index.n_docs,
@@ -177,15 +203,21 @@ def create_app(
         }
 
     @app.post("/parse", response_model=ParseResponse, responses=_ERRORS, tags=["query"])
-    def parse(body: ParseRequest) -> dict[str, Any]:  # type: ignore[valid-type]
+    async def parse(body: ParseRequest) -> dict[str, Any]:  # type: ignore[valid-type]
         """Read a query into its logical form (tree, terms, where each came from)."""
-        return engine.parse(body.query, body.mode)  # type: ignore[attr-defined]
+        b: Any = body
+        return await engine.run(lambda: engine.parse(b.query, b.mode))
 
     @app.post("/search", response_model=SearchResponse, responses=_ERRORS, tags=["query"])
-    def search(body: SearchRequest) -> dict[str, Any]:  # type: ignore[valid-type]
+    async def search(body: SearchRequest) -> dict[str, Any]:  # type: ignore[valid-type]
         """Rank the documents for a query; each hit carries the evidence of each part."""
+        from logir.logic import get_composer
+
         b: Any = body
-        return engine.search(b.query, b.mode, b.composer, b.k, b.retriever)
+        composer = get_composer(b.composer)  # a bad spec is answered at once, without queueing
+        return await engine.run(
+            lambda: engine.search(b.query, b.mode, b.composer, b.k, b.retriever, composer)
+        )
 
     @app.get("/", include_in_schema=False)
     def explorer() -> FileResponse:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +17,9 @@ from logir.errors import LogirError
 from logir.serve.net import check_port, read_token
 
 DEFAULT_TOKEN_ENV = "LOGIR_SERVE_TOKEN"
+KEEP_ALIVE_S = 5.0
+GRACEFUL_SHUTDOWN_S = 5
+MAX_TIMEOUT_S = 3600.0  # as logir.serve.limits, which needs the 'serve' extra to import
 
 
 def _is_loopback(host: str) -> bool:
@@ -46,6 +49,30 @@ def serve_cmd(
     max_body_bytes: Annotated[
         int, typer.Option(help="Largest request body accepted.", min=256)
     ] = 32 * 1024,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a request may take, waiting for earlier ones included; past it the "
+            "client gets a 503.",
+            min=0.1,
+            max=MAX_TIMEOUT_S,
+        ),
+    ] = 20.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a client has to send a whole request body (else 408).",
+            min=0.1,
+            max=MAX_TIMEOUT_S,
+        ),
+    ] = 10.0,
+    max_waiting: Annotated[
+        int, typer.Option(help="Most requests waiting for the search worker (more get 503).", min=1)
+    ] = 16,
+    keep_alive: Annotated[
+        float,
+        typer.Option(help="Seconds an idle keep-alive connection stays open.", min=0.1, max=600),
+    ] = KEEP_ALIVE_S,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the search API and the search explorer for an index."""
@@ -61,7 +88,15 @@ def serve_cmd(
         ) from None
     token = read_token(token_env, DEFAULT_TOKEN_ENV)
     check_port(host, port)
-    limits = Limits(max_query_chars, max_k, max_terms, max_body_bytes)
+    limits = Limits(
+        max_query_chars,
+        max_k,
+        max_terms,
+        max_body_bytes,
+        request_timeout_s=request_timeout,
+        body_timeout_s=body_timeout,
+        max_waiting=max_waiting,
+    )
     app = create_app(index_dir, token=token, limits=limits)
     if not token and not _is_loopback(host):
         print(
@@ -71,4 +106,19 @@ def serve_cmd(
         )
     shown = f"[{host}]" if ":" in host else host
     print(f"logir serve: {index_dir} at http://{shown}:{port}/ (API docs: /docs)", file=sys.stderr)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    uvicorn.run(app, **uvicorn_options(host, port, log_level, keep_alive))
+
+
+def uvicorn_options(
+    host: str, port: int, log_level: str = "info", keep_alive: float = KEEP_ALIVE_S
+) -> dict[str, Any]:
+    """The settings ``logir serve`` runs uvicorn with: idle connections closed after
+    ``keep_alive`` seconds, and a stop (SIGTERM, Ctrl-C) that waits at most a few seconds for
+    open requests."""
+    return {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "timeout_keep_alive": keep_alive,
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S,
+    }

@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException
 
 from logir.errors import LogirError
 from logir.query.syntax import QuerySyntaxError
+from logir.serve.worker import Unavailable
 
 log = logging.getLogger("logir.serve")
 
@@ -98,6 +99,18 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(TooManyTerms)
     async def _terms(_: Request, exc: TooManyTerms) -> JSONResponse:
         return error_response(422, str(exc))
+
+    @app.exception_handler(Unavailable)
+    async def _unavailable(_: Request, exc: Unavailable) -> JSONResponse:
+        response = error_response(503, str(exc))
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
+    @app.exception_handler(RecursionError)
+    async def _nested(_: Request, exc: RecursionError) -> JSONResponse:
+        # only the input's nesting drives recursion this deep: a bad request, not a crash
+        log.warning("a query too deeply nested to read: %s", exc)
+        return error_response(400, "field 'query': the query is nested too deeply to read")
 
     @app.exception_handler(LogirError)
     async def _logir(_: Request, exc: LogirError) -> JSONResponse:

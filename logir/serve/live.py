@@ -1,7 +1,7 @@
 """Run an ASGI app with uvicorn in a background thread on 127.0.0.1 (tests, notebooks).
 
-    with LiveServer(create_app(index_dir)) as server:
-        httpx.get(server.url + "/healthz")
+with LiveServer(create_app(index_dir)) as server:
+    httpx.get(server.url + "/healthz")
 """
 
 from __future__ import annotations
@@ -19,7 +19,15 @@ class LiveServer:
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, timeout: float = 20.0):
         import uvicorn
 
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="off",
+            timeout_keep_alive=5,
+            timeout_graceful_shutdown=5,
+        )
         self.server = uvicorn.Server(config)
         self.host = host
         self.timeout = timeout

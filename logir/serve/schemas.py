@@ -63,8 +63,9 @@ def request_models(limits: Limits) -> tuple[type[BaseModel], type[BaseModel]]:
             10, strict=True, ge=1, le=limits.max_k, description=f"Hits, 1 to {limits.max_k}."
         )
         retriever: Retriever | None = Field(  # type: ignore[valid-type]
-            None, description="bm25, dense, hybrid or splade; default: hybrid when the index "
-            "has bm25 and dense, else its first retriever."
+            None,
+            description="bm25, dense, hybrid or splade; default: hybrid when the index "
+            "has bm25 and dense, else its first retriever.",
         )
 
     return ParseRequest, SearchRequest
@@ -130,5 +131,5 @@ class Info(BaseModel):
     default_retriever: str
     composers: list[str]
     additive_composers: list[str]
-    limits: dict[str, int]
+    limits: dict[str, int | float]
     auth: bool
