@@ -37,9 +37,10 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(index_dir: Path) -> Iterator[httpx.Client]:
-    with LiveServer(create_app(index_dir)) as live, httpx.Client(
-        base_url=live.url, timeout=GUARD_S
-    ) as c:
+    with (
+        LiveServer(create_app(index_dir)) as live,
+        httpx.Client(base_url=live.url, timeout=GUARD_S) as c,
+    ):
         yield c
 
 
@@ -203,7 +204,7 @@ def test_a_chunked_body_that_stops_midway_gets_408(index_dir: Path) -> None:
     with LiveServer(create_app(index_dir, limits=Limits(body_timeout_s=0.3))) as live:
         head = (
             b"POST /parse HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-            b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"que\r\n"
+            b'Transfer-Encoding: chunked\r\n\r\n5\r\n{"que\r\n'
         )
         assert _raw(live.url, head).startswith(b"HTTP/1.1 408")
 
