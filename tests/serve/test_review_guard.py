@@ -185,6 +185,27 @@ def test_leftovers_of_a_killed_export_are_cleaned(tmp_path: Path):
     clean_leftovers(tmp_path / "missing")  # nothing to do
 
 
+def test_a_failed_export_leaves_the_earlier_one(
+    client: httpx.Client, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+):
+    import logir.serve.review.export as export_module
+
+    review_all(client)
+    assert client.post("/api/review/export", json={"name": "acc"}).status_code == 200
+    before = (server[1] / "acc" / "review.json").read_text()
+
+    def half(dataset: object, path: Path, split: str) -> None:
+        (Path(path) / "corpus.jsonl").parent.mkdir(parents=True)
+        (Path(path) / "corpus.jsonl").write_text("half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(export_module, "write_beir", half)
+    r = client.post("/api/review/export", json={"name": "acc", "overwrite": True})
+    assert_error(r, 500, "No space left on device")
+    assert (server[1] / "acc" / "review.json").read_text() == before
+    assert sorted(p.name for p in server[1].iterdir()) == ["acc"]
+
+
 def test_errors_are_json_without_internals(
     client: httpx.Client, server: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
 ):

@@ -129,7 +129,11 @@ def _publish(tmp: Path, out: Path) -> None:
         return
     old = out.parent / f".{out.name}.old-{secrets.token_hex(4)}"
     out.rename(old)
-    tmp.rename(out)
+    try:
+        tmp.rename(out)
+    except BaseException:
+        old.rename(out)
+        raise
     shutil.rmtree(old, ignore_errors=True)
 
 
