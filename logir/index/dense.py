@@ -24,6 +24,7 @@ import numpy as np
 
 from logir.errors import LogirError
 from logir.index.base import topk
+from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import packed_encoder
 
 log = logging.getLogger(__name__)
@@ -214,15 +215,25 @@ class DenseScorer:
 
     @classmethod
     def load(cls, path: str | Path, model: str | None = None, mmap: bool = False) -> DenseScorer:
-        """Load a scorer written by `save`; `model` overrides the stored model id."""
+        """Load a scorer written by `save`; `model` overrides the stored model id. A file that
+        cannot be read raises a `DamagedFile` naming it."""
         src = Path(path)
         cfg_file, emb_file = src / CONFIG_FILE, src / EMBEDDINGS_FILE
-        if not cfg_file.is_file() or not emb_file.is_file():
-            need = f"{CONFIG_FILE}, {EMBEDDINGS_FILE}"
-            raise LogirError(f"not a logir dense index (needs {need}): {src}")
-        cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
-        emb = np.load(emb_file, mmap_mode="r" if mmap else None)
-        return cls(emb, model or cfg.get("model"))
+        for need in (cfg_file, emb_file):
+            if not need.is_file():
+                raise DamagedFile(need, "is missing (not a logir dense index)")
+        cfg = read_json_object(cfg_file)
+        stored = cfg.get("model")
+        if stored is not None and not isinstance(stored, str):
+            raise DamagedFile(cfg_file, f"names no model (model: {stored!r})")
+        with reading(emb_file):
+            emb = np.load(emb_file, mmap_mode="r" if mmap else None, allow_pickle=False)
+        if emb.ndim != 2 or emb.dtype.kind != "f":
+            raise DamagedFile(emb_file, f"holds a {emb.dtype} array of shape {emb.shape}")
+        rows = cfg.get("n_docs")
+        if isinstance(rows, int) and rows != emb.shape[0]:
+            raise DamagedFile(emb_file, f"holds {emb.shape[0]} rows, {CONFIG_FILE} says {rows}")
+        return cls(emb, model or stored)
 
     # -- Scorer -------------------------------------------------------------------------------
 

@@ -20,9 +20,19 @@ import scipy.sparse as sp
 from logir.errors import LogirError
 from logir.index.base import sorted_unique, sparse_row_topk
 from logir.index.bm25batch import BM25Batch
+from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
 from logir.index.scratch import scratch
 
 PARAMS_FILE = "logir_bm25.json"
+#: the files bm25s's own save writes (the last one only for BM25L and BM25+)
+BM25S_FILES = (
+    "params.index.json",
+    "vocab.index.json",
+    "data.csc.index.npy",
+    "indices.csc.index.npy",
+    "indptr.csc.index.npy",
+)
+NONOCC_FILE = "nonoccurrence_array.index.npy"
 _CHUNK = 256  # texts per prepared batch
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
@@ -100,17 +110,28 @@ class BM25Scorer:
 
     @classmethod
     def load(cls, path: str | Path, mmap: bool = False) -> BM25Scorer:
-        """Load an index written by `save`."""
+        """Load an index written by `save`; a file that cannot be read raises a `DamagedFile`
+        naming it."""
         import bm25s
 
         src = Path(path)
         pfile = src / PARAMS_FILE
         if not pfile.is_file():
-            raise LogirError(f"not a logir BM25 index (no {PARAMS_FILE}): {src}")
-        params = json.loads(pfile.read_text(encoding="utf-8"))
-        retriever = bm25s.BM25.load(src, mmap=mmap, show_progress=False)
+            raise DamagedFile(pfile, "is missing (not a logir BM25 index)")
+        params = read_json_object(pfile)
         params.pop("n_docs", None)
-        return cls(retriever, params)
+        try:
+            retriever = bm25s.BM25.load(src, mmap=mmap, show_progress=False)
+            return cls(retriever, params)
+        except LogirError:
+            raise
+        except Exception as exc:
+            # bm25s reads several files: name the first that does not parse, else the folder
+            culprit = first_unreadable([src / name for name in BM25S_FILES])
+            nonocc = src / NONOCC_FILE
+            if culprit is None and nonocc.exists():
+                culprit = first_unreadable([nonocc])
+            raise culprit or DamagedFile(src, problem(exc)) from None
 
     # -- Scorer -------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ import scipy.sparse as sp
 from logir.errors import LogirError
 from logir.index.base import sparse_row_topk
 from logir.index.dense import cache_path, save_atomic
+from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.lexical import BM25Scorer
 
 log = logging.getLogger(__name__)
@@ -291,19 +292,23 @@ class SparseScorer:
 
     @classmethod
     def load(cls, path: str | Path, model: str | None = None) -> SparseScorer:
-        """Load a scorer written by `save`; `model` overrides the stored query encoder."""
+        """Load a scorer written by `save`; `model` overrides the stored query encoder. A file
+        that cannot be read raises a `DamagedFile` naming it."""
         src = Path(path)
         cfg_file, mat_file = src / CONFIG_FILE, src / MATRIX_FILE
-        if not cfg_file.is_file() or not mat_file.is_file():
-            need = f"{CONFIG_FILE}, {MATRIX_FILE}"
-            raise LogirError(f"not a logir sparse index (needs {need}): {src}")
-        cfg = json.loads(cfg_file.read_text(encoding="utf-8"))
-        stored = str(cfg.get("model") or DEFAULT_SPLADE)
+        for need in (cfg_file, mat_file):
+            if not need.is_file():
+                raise DamagedFile(need, "is missing (not a logir sparse index)")
+        cfg = read_json_object(cfg_file)
+        stored = cfg.get("model") or DEFAULT_SPLADE
+        if not isinstance(stored, str):
+            raise DamagedFile(cfg_file, f"names no model (model: {stored!r})")
+        with reading(mat_file):
+            docs = sp.load_npz(mat_file).tocsr()
         enc = get_splade(model or (DEFAULT_SPLADE if stored.startswith(DEFAULT_SPLADE) else stored))
-        docs = sp.load_npz(mat_file).tocsr()
         if docs.shape[1] != enc.dim:
-            raise LogirError(
-                f"{src}: vectors have {docs.shape[1]} dimensions, {enc.model_id} gives {enc.dim}"
+            raise DamagedFile(
+                mat_file, f"holds {docs.shape[1]}-term vectors, {enc.model_id} gives {enc.dim}"
             )
         return cls.from_doc_vectors(docs, enc)
 

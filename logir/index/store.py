@@ -1,21 +1,42 @@
 """The on-disk index directory: a manifest, the documents and one folder per retriever.
 
     out/
-      manifest.json   {"logir_index": 1, "n_docs", "corpus_sha256", "retrievers": {...}, "created"}
+      manifest.json   {"logir_index": 1, "n_docs", "corpus_sha256", "retrievers": {...},
+                       "files": {path: {"bytes", "sha256"}}, "corpus", "created"}
       docs.jsonl      one {"id", "title", "text"} per document, in row order
       bm25/           BM25Scorer.save
       dense/          DenseScorer.save
       splade/         SparseScorer.save (only when asked for: ``retrievers=("splade", ...)``)
 
-An index is written into a temporary sibling directory and renamed into place, so a crash never
-leaves a half-written index behind.
+``files`` records every other file of the index; a part is checked against it when it is first
+read (see :mod:`logir.index.integrity`), so a damaged dense folder does not stop a BM25 search.
+Any file that is missing, of the wrong size or checksum, or unreadable raises a LogirError naming
+it and the command that rebuilds the index. ``corpus`` is where the documents came from, when the
+caller said (``logir index`` does). Indexes written before ``files`` existed still open: their
+files are checked as they are parsed.
+
+An index is written into a temporary sibling directory ``.NAME.tmp-PID@HOST-XXXXXXXX`` and
+swapped into place, so a crash never leaves a half-written index behind. Where the system can
+swap two directories atomically (Linux), NAME always holds a whole index; elsewhere the old one is
+moved aside to ``.NAME.old-PID@HOST-XXXXXXXX`` for the moment of the swap. A build first removes
+the temporary folders that killed builds of the same NAME left (those whose process is gone).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import hashlib
 import json
+import os
+import re
+import shlex
 import shutil
+import socket
+import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cached_property
@@ -26,7 +47,14 @@ from logir.data.dataset import Document
 from logir.data.jsonl import field, read_jsonl, write_jsonl
 from logir.errors import DataFormatError, LogirError
 from logir.index.base import Scorer
-from logir.index.dense import corpus_sha256
+from logir.index.dense import DEFAULT_MODEL, corpus_sha256
+from logir.index.integrity import (
+    DamagedFile,
+    check_files,
+    read_json,
+    reading,
+    record_files,
+)
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -35,6 +63,13 @@ RETRIEVERS = ("bm25", "dense", "splade")
 
 ID_KEYS = ("_id", "id", "doc_id", "docid")
 TEXT_KEYS = ("text", "doc", "contents")
+#: the file of each retriever that says how many documents it holds
+MAIN_FILE = {
+    "bm25": "bm25/params.index.json",
+    "dense": "dense/embeddings.npy",
+    "splade": "splade/doc_vectors.npz",
+}
+LEGACY_STALE_S = 24 * 3600  # a temporary folder without an owner is stale after a day
 
 
 def build_index(
@@ -44,8 +79,12 @@ def build_index(
     dense_model: str | None = None,
     show_progress: bool = False,
     splade_model: str | None = None,
+    source: str | Path | None = None,
 ) -> Path:
-    """Index `docs` with the named retrievers into directory `out` (replacing an older index)."""
+    """Index `docs` with the named retrievers into directory `out` (replacing an older index).
+
+    `source`, the corpus file or folder the documents came from, is recorded so that an error
+    about a damaged index can give the command that rebuilds it."""
     out = Path(out)
     names = list(dict.fromkeys(retrievers))
     unknown = [r for r in names if r not in RETRIEVERS]
@@ -66,7 +105,8 @@ def build_index(
 
     texts = corpus_texts(docs)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    remove_stale(out)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{_owner()}-", dir=out.parent))
     try:
         params: dict[str, Any] = {}
         if "bm25" in names:
@@ -95,6 +135,9 @@ def build_index(
             "retrievers": params,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+        if source is not None:
+            manifest["corpus"] = str(Path(source).resolve())
+        manifest["files"] = record_files(tmp, skip=(MANIFEST,))
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         _swap_into_place(tmp, out)
     except BaseException:
@@ -111,11 +154,15 @@ def _replaceable(path: Path) -> bool:
 
 
 def _swap_into_place(tmp: Path, out: Path) -> None:
-    """Rename `tmp` to `out`; an older `out` is moved aside first and removed after."""
+    """Put `tmp` at `out`. An older `out` is swapped with it atomically where the system can
+    (then removed from `tmp`), else moved aside to ``.NAME.old-*`` for the moment of the swap."""
     if not out.exists():
         tmp.rename(out)
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    if _exchange(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{_owner()}-", dir=out.parent))
     old.rmdir()
     out.rename(old)
     try:
@@ -124,6 +171,141 @@ def _swap_into_place(tmp: Path, out: Path) -> None:
         old.rename(out)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two directories in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False where the
+    system or the file system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
+    renameat2.argtypes += [ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(a), None, str(b))
+
+
+def _host_tag() -> str:
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+
+
+def _owner() -> str:
+    """``PID@HOST``: whose temporary folder it is (HOST a short hash of the host name)."""
+    return f"{os.getpid()}@{_host_tag()}"
+
+
+_MKDTEMP = r"[a-z0-9_]{8}"
+_OWNED = re.compile(rf"(?P<pid>\d+)@(?P<host>[0-9a-f]{{8}})-{_MKDTEMP}")
+_LEGACY = re.compile(_MKDTEMP)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` exists on this machine (unknown counts as alive)."""
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":
+        return True  # no harmless existence probe here: never take another build's folder
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    return True
+
+
+def stale_folders(out: Path) -> list[Path]:
+    """The temporary folders beside `out` that killed builds of it left: ``.NAME.tmp-*`` and
+    ``.NAME.old-*`` of a process of this host that is gone, or (folders named before owners
+    were recorded) untouched for a day. A running build's folders are never among them."""
+    found: list[Path] = []
+    try:
+        siblings = list(out.parent.iterdir())
+    except OSError:
+        return found
+    for path in siblings:
+        for kind in ("tmp", "old"):
+            prefix = f".{out.name}.{kind}-"
+            if not path.name.startswith(prefix) or path.is_symlink() or not path.is_dir():
+                continue
+            rest = path.name[len(prefix) :]
+            owned = _OWNED.fullmatch(rest)
+            if owned:
+                if owned["host"] == _host_tag() and not _alive(int(owned["pid"])):
+                    found.append(path)
+            elif _LEGACY.fullmatch(rest):
+                try:
+                    age = time.time() - path.stat().st_mtime
+                except OSError:
+                    continue
+                if age > LEGACY_STALE_S:
+                    found.append(path)
+    return sorted(found)
+
+
+def remove_stale(out: Path) -> list[Path]:
+    """Remove the `stale_folders` of `out`; returns them. When `out` itself is missing, the
+    newest whole index among the ``.NAME.old-*`` ones (a build killed in the middle of its swap,
+    where the swap is not atomic) is first put back at `out`."""
+    stale = stale_folders(out)
+    if not out.exists():
+        olds = [p for p in stale if ".old-" in p.name and (p / MANIFEST).is_file()]
+        if olds:
+            back = max(olds, key=lambda p: (p / MANIFEST).stat().st_mtime)
+            try:
+                back.rename(out)
+                stale.remove(back)
+            except OSError:
+                pass
+    for path in stale:
+        shutil.rmtree(path, ignore_errors=True)
+    return stale
+
+
+def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
+    """The ``logir index`` command that rebuilds the index at `path` as its manifest describes
+    it (``CORPUS`` where the manifest does not say where the documents came from)."""
+    m = manifest if isinstance(manifest, dict) else {}
+    corpus = m.get("corpus")
+    args = ["logir", "index", corpus if isinstance(corpus, str) and corpus else "CORPUS"]
+    args += ["--out", str(path)]
+    retrievers = m.get("retrievers")
+    params: dict[str, Any] = retrievers if isinstance(retrievers, dict) else {}
+    if params and list(params) != ["bm25", "dense"]:
+        for name in params:
+            args += ["-r", str(name)]
+    dense = params.get("dense")
+    if isinstance(dense, dict) and dense.get("model") not in (None, DEFAULT_MODEL):
+        args += ["--model", str(dense["model"])]
+    splade = params.get("splade")
+    if isinstance(splade, dict) and not str(splade.get("model", "")).startswith("splade-tiny"):
+        args += ["--splade-model", str(splade["model"])]
+    line = shlex.join(args)
+    return line if "corpus" in m else line.replace("'CORPUS'", "CORPUS")
+
+
+def damaged(path: Path, manifest: dict[str, Any] | None, exc: DamagedFile) -> LogirError:
+    """The error for a damaged file of the index at `path`: which file, what is wrong with it,
+    and the command that rebuilds the index."""
+    where = exc.path
+    with contextlib.suppress(ValueError):
+        where = where.relative_to(path)
+    return LogirError(
+        f"index {path} is damaged: {where.as_posix()} {exc.problem}; "
+        f"rebuild it with: {rebuild_command(path, manifest)}"
+    )
 
 
 class Index:
@@ -146,13 +328,29 @@ class Index:
     def docs(self) -> list[Document]:
         """The documents in row order."""
         path = self.path / DOCS
-        docs = [
-            Document(id=str(o["id"]), text=o.get("text", ""), title=o.get("title", ""))
-            for _, o in read_jsonl(path)
-        ]
-        if len(docs) != self.n_docs:
-            raise LogirError(f"{path}: {len(docs)} documents, the manifest says {self.n_docs}")
+        try:
+            self.check(DOCS)
+            if not path.is_file():
+                raise DamagedFile(DOCS, "is missing")
+            with reading(path):
+                docs = [
+                    Document(id=str(o["id"]), text=o.get("text", ""), title=o.get("title", ""))
+                    for _, o in read_jsonl(path)
+                ]
+            if len(docs) != self.n_docs:
+                have = f"holds {len(docs)} documents, the manifest says {self.n_docs}"
+                raise DamagedFile(DOCS, have)
+        except DamagedFile as exc:
+            raise damaged(self.path, self.manifest, exc) from None
         return docs
+
+    def check(self, under: str, digest: bool = True) -> None:
+        """Check the files named `under` (a file, or a folder ending in ``/``) against the
+        manifest's records: sizes, and checksums when `digest` (a `DamagedFile` if one differs).
+        Indexes written before the manifest recorded files pass unchecked."""
+        records = self.manifest.get("files")
+        if isinstance(records, dict):
+            check_files(self.path, records, under, digest)
 
     @property
     def doc_ids(self) -> list[str]:
@@ -165,53 +363,84 @@ class Index:
         if name not in self.manifest.get("retrievers", {}):
             available = ", ".join(self.retrievers) or "none"
             raise LogirError(f"index {self.path} has no {name!r} retriever; available: {available}")
-        scorer: Scorer
+        try:
+            self.check(f"{name}/")
+            scorer = self._load(name)
+            if scorer.n_docs != self.n_docs:
+                raise DamagedFile(
+                    MAIN_FILE.get(name, name),
+                    f"holds {scorer.n_docs} documents, the manifest says {self.n_docs}",
+                )
+        except DamagedFile as exc:
+            raise damaged(self.path, self.manifest, exc) from None
+        self._scorers[name] = scorer
+        return scorer
+
+    def _load(self, name: str) -> Scorer:
         if name == "bm25":
             from logir.index.lexical import BM25Scorer
 
-            scorer = BM25Scorer.load(self.path / "bm25")
-        elif name == "dense":
+            return BM25Scorer.load(self.path / "bm25")
+        if name == "dense":
             from logir.index.dense import DenseScorer
 
-            scorer = DenseScorer.load(self.path / "dense")
-        elif name == "splade":
+            return DenseScorer.load(self.path / "dense")
+        if name == "splade":
             from logir.index.sparse import SparseScorer
 
-            scorer = SparseScorer.load(self.path / "splade")
-        else:
-            raise LogirError(f"index {self.path}: unsupported retriever {name!r}")
-        if scorer.n_docs != self.n_docs:
-            raise LogirError(
-                f"index {self.path}: {name} holds {scorer.n_docs} documents, "
-                f"the manifest says {self.n_docs}"
-            )
-        self._scorers[name] = scorer
-        return scorer
+            return SparseScorer.load(self.path / "splade")
+        raise LogirError(f"index {self.path}: unsupported retriever {name!r}")
 
     def __repr__(self) -> str:
         return f"Index({str(self.path)!r}, n_docs={self.n_docs}, retrievers={self.retrievers})"
 
 
 def open_index(path: str | Path) -> Index:
-    """Open an index directory written by `build_index`."""
+    """Open an index directory written by `build_index`.
+
+    The manifest is read and ``docs.jsonl`` checked for its recorded size here; each retriever's
+    files are checked when its scorer is first loaded (`Index.scorer`)."""
     p = Path(path)
     if not p.is_dir():
-        raise LogirError(f"index directory not found: {p}")
+        hint = ""
+        olds = [f for f in stale_folders(p) if ".old-" in f.name and (f / MANIFEST).is_file()]
+        if olds:
+            hint = (
+                f" (a build was killed while replacing it: the previous index is in {olds[-1]}; "
+                f"the next `logir index --out {p}` puts it back first, or rename it yourself)"
+            )
+        raise LogirError(f"index directory not found: {p}{hint}")
     mfile = p / MANIFEST
-    if not mfile.is_file():
-        raise LogirError(f"not a logir index (no {MANIFEST}): {p}")
     try:
-        manifest = json.loads(mfile.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DataFormatError(mfile, exc.lineno, f"not valid JSON ({exc.msg})") from None
-    if not isinstance(manifest, dict) or manifest.get("logir_index") != FORMAT_VERSION:
+        if not mfile.is_file():
+            if any((p / part).exists() for part in (DOCS, *RETRIEVERS)):
+                raise DamagedFile(MANIFEST, "is missing")
+            raise LogirError(f"not a logir index (no {MANIFEST}): {p}")
+        manifest = read_json(mfile)
+        if not isinstance(manifest, dict) or "logir_index" not in manifest:
+            raise DamagedFile(MANIFEST, "is not a logir index manifest (no logir_index field)")
+    except DamagedFile as exc:
+        raise damaged(p, None, exc) from None
+    if manifest.get("logir_index") != FORMAT_VERSION:
         raise LogirError(
             f"{mfile}: unsupported index format (expected logir_index {FORMAT_VERSION})"
         )
-    for key in ("n_docs", "retrievers"):
-        if key not in manifest:
-            raise DataFormatError(mfile, None, f"missing field {key!r}")
-    return Index(p, manifest)
+    index = Index(p, manifest)
+    try:
+        n = manifest.get("n_docs")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise DamagedFile(MANIFEST, f"has no valid n_docs (n_docs: {n!r})")
+        for key in ("retrievers", "files"):
+            if key in manifest and not isinstance(manifest[key], dict):
+                raise DamagedFile(MANIFEST, f"has no valid {key!r} (not a JSON object)")
+        if "retrievers" not in manifest:
+            raise DamagedFile(MANIFEST, "has no 'retrievers' field")
+        if not (p / DOCS).is_file():
+            raise DamagedFile(DOCS, "is missing")
+        index.check(DOCS, digest=False)  # the checksum when the documents are read
+    except DamagedFile as exc:
+        raise damaged(p, manifest, exc) from None
+    return index
 
 
 def load_corpus(path: str | Path) -> list[Document]:
