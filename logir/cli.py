@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from logir.errors import LogirError, describe, one_line
+from logir.errors import LogirError, describe, one_line, shorten
+from logir.limits import MAX_K, MAX_QUERY_CHARS
 from logir.llm.options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_KEY_ENV,
@@ -43,6 +44,24 @@ out = Console() if sys.stdout.isatty() else Console(width=240)
 err = Console(stderr=True)
 
 
+def _query_arg(query: str) -> str:
+    """A query given on the command line, refused when blank or not valid UTF-8."""
+    if not query.strip():
+        raise LogirError("the query is empty")
+    if len(query) > MAX_QUERY_CHARS:
+        raise LogirError(
+            f"the query is {len(query)} characters long; at most {MAX_QUERY_CHARS} are read"
+        )
+    # bytes that are not UTF-8 reach Python as lone surrogates U+DC80..U+DCFF
+    bad = next((i for i, ch in enumerate(query) if "\udc80" <= ch <= "\udcff"), None)
+    if bad is not None:
+        byte = ord(query[bad]) - 0xDC00
+        raise LogirError(f"the query is not valid UTF-8 (byte 0x{byte:02x} at character {bad})")
+    if any("\ud800" <= ch <= "\udfff" for ch in query):
+        raise LogirError("the query holds a lone surrogate code point")
+    return query
+
+
 @app.command("parse")
 def parse_cmd(
     query: Annotated[str, typer.Argument(help='A query in logir syntax: "a" AND NOT ("b" OR c)')],
@@ -68,6 +87,7 @@ def parse_cmd(
     """Parse a logical query (or decompose natural language) and print its tree."""
     from logir.query import to_dict, understand
 
+    query = _query_arg(query)
     if natural + auto + llm > 1:
         raise LogirError("use only one of --natural, --auto and --llm")
     if llm:
@@ -128,14 +148,18 @@ def index_cmd(
     ] = None,
 ) -> None:
     """Build the on-disk indexes of a corpus."""
+    from logir.data.dataset import require_text
+    from logir.data.jsonl import require_writable
     from logir.index.store import RETRIEVERS, build_index, load_corpus
 
     retrievers = tuple(retriever or ("bm25", "dense"))
     unknown = set(retrievers) - set(RETRIEVERS)
     if unknown:
         known = ", ".join(RETRIEVERS)
-        raise LogirError(f"unknown retriever {sorted(unknown)[0]!r}; known: {known}")
+        raise LogirError(f"unknown retriever {shorten(sorted(unknown)[0])!r}; known: {known}")
+    require_writable(out_dir, "index folder (--out)", folder=True)
     docs = load_corpus(corpus)
+    require_text(docs, corpus)
     path = build_index(
         docs, out_dir, retrievers=retrievers, dense_model=model, splade_model=splade_model
     )
@@ -146,7 +170,7 @@ def index_cmd(
 def search_cmd(
     index_dir: Annotated[Path, typer.Argument(help="An index built by `logir index`.")],
     query: Annotated[str, typer.Argument(help="The query text.")],
-    k: Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=10000)] = 10,
+    k: Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=MAX_K)] = 10,
     retriever: Annotated[
         str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")
     ] = "",
@@ -180,10 +204,9 @@ def search_cmd(
     from logir.query.understand import MODES
     from logir.search import choose_scorer, composer_input, search_hits
 
-    if not query.strip():
-        raise LogirError("the query is empty")
+    query = _query_arg(query)
     if mode not in MODES:
-        raise LogirError(f"unknown --mode {mode!r}; known: {', '.join(MODES)}")
+        raise LogirError(f"unknown --mode {shorten(mode)!r}; known: {', '.join(MODES)}")
     try:
         reading = understand(query, mode)
     except QuerySyntaxError as exc:
@@ -252,7 +275,9 @@ def eval_cmd(
         Path | None, typer.Option("--out", help="Write every figure as JSON.")
     ] = None,
     markdown: Annotated[bool, typer.Option(help="Print Markdown tables.")] = False,
-    depth: Annotated[int, typer.Option(help="Documents retrieved per query.", min=1)] = 100,
+    depth: Annotated[
+        int, typer.Option(help="Documents retrieved per query.", min=1, max=MAX_K)
+    ] = 100,
     measure: Annotated[
         list[str], typer.Option("--measure", "-m", help="Standard measures (default set if none).")
     ] = None,  # type: ignore[assignment]
@@ -275,12 +300,23 @@ def eval_cmd(
     whose request fails is ranked flat, and the count is reported.
     """
     from logir.data.benchmarks import load_benchmark
-    from logir.data.splits import select_split
+    from logir.data.jsonl import require_writable
+    from logir.data.splits import SPLITS, select_split
+    from logir.eval.metrics import parse_measure
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
     from logir.eval.runner import evaluate
     from logir.eval.systems import needs_llm, parse_system
 
+    # everything a user gives is checked before the dataset loads and the systems run
+    for name in measure or ():
+        parse_measure(name)
+    if split not in SPLITS:
+        raise LogirError(f"unknown --split {shorten(split)!r}; known: {', '.join(SPLITS)}")
+    if runs_dir is not None:
+        require_writable(runs_dir, "--runs-dir", folder=True)
+    if out_json is not None:
+        require_writable(out_json, "--out")
     systems = system or ["bm25"]
     llm = None
     if llm_base_url and any(needs_llm(s) for s in systems):
@@ -302,6 +338,13 @@ def eval_cmd(
     ds = select_split(load_benchmark(dataset, data), split)
     if limit is not None:
         ds = ds.subset({t.id for t in ds.queries[:limit]})
+    if not any(t.id in ds.qrels for t in ds.queries):
+        where = f" in the {split} split" if split != "all" else ""
+        raise LogirError(f"dataset {ds.name} has no judged query to evaluate{where}")
+    if not ds.corpus:
+        raise LogirError(f"dataset {ds.name} has no corpus to retrieve from ({data})")
+    if not any(d.full_text.strip() for d in ds.corpus):
+        raise LogirError(f"no document of dataset {ds.name} has any text ({data})")
     err.print(f"[dim]{ds!r}[/dim]")
 
     def progress(name: str, done: int, total: int) -> None:

@@ -58,10 +58,11 @@ def describe(exc: BaseException) -> tuple[str, bool]:
     """
     if isinstance(exc, LogirError):
         lines = str(exc).splitlines()
-        # a query syntax error draws the query and a caret under its column on the next lines;
-        # the first line already names the column
-        text = lines[0] if getattr(exc, "column", None) is not None and lines else str(exc)
-        return text, True
+        # a query syntax error draws the query and a caret under its column on its last two
+        # lines; the first line already names the column
+        if len(lines) >= 3 and set(lines[-1]) <= {" ", "^"} and "^" in lines[-1]:
+            lines = lines[:-2]
+        return "\n".join(lines), True
     if isinstance(exc, UnicodeDecodeError):
         bad = exc.object[exc.start : exc.start + 1]
         return (

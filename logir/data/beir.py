@@ -19,6 +19,8 @@ def require_dir(path: str | Path, what: str = "dataset folder") -> Path:
     """Return `path` as a Path, or raise a LogirError if it is not an existing folder."""
     p = Path(path)
     if not p.is_dir():
+        if p.exists():
+            raise LogirError(f"{what} expected, found a file: {p}")
         raise LogirError(f"{what} not found: {p}")
     return p
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from logir.errors import LogirError
 
 
 @dataclass(frozen=True)
@@ -94,3 +97,13 @@ class Dataset:
             f"Dataset({self.name!r}, docs={len(self.corpus)}, queries={len(self.queries)}, "
             f"qrels={sum(len(r) for r in self.qrels.values())})"
         )
+
+
+def require_text(docs: list[Document], corpus: str | Path) -> None:
+    """Refuse a corpus with no document, or whose documents are all blank, before indexing."""
+    corpus = Path(corpus)
+    where = corpus / "corpus.jsonl" if corpus.is_dir() else corpus
+    if not docs:
+        raise LogirError(f"no documents in {where}")
+    if not any(d.full_text.strip() for d in docs):
+        raise LogirError(f"no document has any text: {where} ({len(docs)} documents)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,31 @@ def require_file(path: str | Path, what: str = "file") -> Path:
         if p.exists():
             raise LogirError(f"{what} is not a regular file: {p}")
         raise LogirError(f"{what} not found: {p}")
+    return p
+
+
+def require_writable(path: str | Path, what: str, folder: bool = False) -> Path:
+    """`path` as a Path, or a LogirError when it cannot be written (checked before any work).
+
+    Refused: a file where a folder is expected or the reverse, a missing path whose nearest
+    existing parent is not a folder, and a place without write permission.
+    """
+    p = Path(path)
+    if p.exists():
+        if folder and not p.is_dir():
+            raise LogirError(f"{what} must be a folder, found a file: {p}")
+        if not folder and p.is_dir():
+            raise LogirError(f"{what} must be a file, found a folder: {p}")
+        if not os.access(p, os.W_OK):
+            raise LogirError(f"{what} is not writable: {p}")
+        return p
+    parent = p.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise LogirError(f"{what} cannot be created: {parent} is not a folder ({p})")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise LogirError(f"{what} cannot be created: {parent} is not writable ({p})")
     return p
 
 
@@ -59,13 +85,15 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
+            problem = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
             raise DataFormatError(
-                p, lineno, f"not valid JSON ({exc.msg} at column {exc.colno})"
+                p, lineno, f"not valid JSON ({problem} at column {exc.colno})"
             ) from None
         except RecursionError:
             raise DataFormatError(p, lineno, "JSON nested too deeply") from None
         except ValueError as exc:  # e.g. an integer with more digits than Python converts
-            raise DataFormatError(p, lineno, f"not valid JSON ({exc})") from None
+            problem = str(exc).partition(";")[0]
+            raise DataFormatError(p, lineno, f"not valid JSON ({problem})") from None
         if not isinstance(obj, dict):
             kind = "a list" if isinstance(obj, list) else type(obj).__name__
             raise DataFormatError(p, lineno, f"expected a JSON object, got {kind}")

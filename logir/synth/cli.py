@@ -145,6 +145,8 @@ def run_kind(
     llm: dict[str, Any],
 ) -> None:
     """The body of every `logir synth KIND` command."""
+    from logir.data.dataset import require_text
+    from logir.data.jsonl import require_writable
     from logir.index.store import load_corpus
     from logir.llm import ChatClient
     from logir.llm.options import config_from_options
@@ -156,11 +158,11 @@ def run_kind(
         return
     if corpus is None or out is None:
         raise LogirError(f"logir synth {kind} needs --corpus PATH and --out DIR")
+    require_writable(out, "--out", folder=True)
     options = parse_opts(opts)
     pipeline = get_pipeline(kind, **options)
     docs = load_corpus(corpus)
-    if not docs:
-        raise LogirError(f"corpus {corpus} has no documents")
+    require_text(docs, corpus)
     config = config_from_options(**llm)
     update, finish = stderr_progress(kind)
     with ChatClient(config) as client:

@@ -47,7 +47,6 @@ def _rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
         raise DataFormatError(path, reader.line_num, f"bad CSV ({exc})") from None
 
 
-
 def _add_row(data: Dataset, domain: str, i: int, row: dict[str, str]) -> None:
     """Add one row's documents, its 20 topics and their labels to `data`."""
     item = f"{domain}:{i}"
