@@ -338,11 +338,17 @@ class Index:
                     for _, o in read_jsonl(path)
                 ]
             if len(docs) != self.n_docs:
-                have = f"holds {len(docs)} documents, the manifest says {self.n_docs}"
-                raise DamagedFile(DOCS, have)
+                raise self._count_mismatch(DOCS, len(docs))
         except DamagedFile as exc:
             raise damaged(self.path, self.manifest, exc) from None
         return docs
+
+    def _count_mismatch(self, part: str, count: int) -> DamagedFile:
+        """A part holds `count` documents, not the manifest's n_docs: when the part matched its
+        checksum, the manifest is the one that changed."""
+        if isinstance(self.manifest.get("files"), dict):
+            return DamagedFile(MANIFEST, f"says {self.n_docs} documents, {part} holds {count}")
+        return DamagedFile(part, f"holds {count} documents, the manifest says {self.n_docs}")
 
     def check(self, under: str, digest: bool = True) -> None:
         """Check the files named `under` (a file, or a folder ending in ``/``) against the
@@ -367,10 +373,7 @@ class Index:
             self.check(f"{name}/")
             scorer = self._load(name)
             if scorer.n_docs != self.n_docs:
-                raise DamagedFile(
-                    MAIN_FILE.get(name, name),
-                    f"holds {scorer.n_docs} documents, the manifest says {self.n_docs}",
-                )
+                raise self._count_mismatch(MAIN_FILE.get(name, name), scorer.n_docs)
         except DamagedFile as exc:
             raise damaged(self.path, self.manifest, exc) from None
         self._scorers[name] = scorer
