@@ -148,7 +148,7 @@ def index_cmd(
     ] = None,
 ) -> None:
     """Build the on-disk indexes of a corpus."""
-    from logir.data.dataset import require_text
+    from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
     from logir.index.store import RETRIEVERS, build_index, load_corpus
 
@@ -160,6 +160,8 @@ def index_cmd(
     require_writable(out_dir, "index folder (--out)", folder=True)
     docs = load_corpus(corpus)
     require_text(docs, corpus)
+    if "bm25" in retrievers:
+        require_words(docs, corpus)
     path = build_index(
         docs, out_dir, retrievers=retrievers, dense_model=model, splade_model=splade_model
     )

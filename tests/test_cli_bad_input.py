@@ -131,6 +131,8 @@ CORPUS_FILES: dict[str, bytes] = {
     "huge_line": (_rows(DOC) + '{"_id": "2", "text": "' + "a" * 2_000_000 + "\n").encode(),
     "bom_twice": b"\xef\xbb\xbf" + _rows(DOC).encode() + b"\xef\xbb\xbf" + _rows(DOC).encode(),
     "trailing_garbage": (_rows(DOC) + '{"_id": "2", "text": "b"} extra\n').encode(),
+    "lone_surrogate": (_rows(DOC) + '{"_id": "2", "text": "half \\ud800 pair"}\n').encode(),
+    "stop_words": _rows({"_id": "1", "text": "the a of !!"}, {"_id": "2", "text": "x y"}).encode(),
 }
 
 CASES: list[Case] = [
@@ -185,6 +187,8 @@ CASES: list[Case] = [
     index_case("index-huge-integer", "huge_int", "huge_int.jsonl:2", "not valid JSON"),
     index_case("index-huge-line", "huge_line", "huge_line.jsonl:2", "not valid JSON"),
     index_case("index-second-bom", "bom_twice", "bom_twice.jsonl:2", "not valid JSON"),
+    index_case("index-lone-surrogate", "lone_surrogate", "lone_surrogate.jsonl:2", "surrogate"),
+    index_case("index-only-stop-words", "stop_words", "stop_words.jsonl", "no document has a word"),
     index_case("index-trailing-garbage", "trailing_garbage", "trailing_garbage.jsonl:2", "JSON"),
     case("index-unknown-retriever", "index", "{good}", "--out", "{tmp}/o", "-r", "bm99",
          needs=("bm99",)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,22 @@ def require_text(docs: list[Document], corpus: str | Path) -> None:
         raise LogirError(f"no documents in {where}")
     if not any(d.full_text.strip() for d in docs):
         raise LogirError(f"no document has any text: {where} ({len(docs)} documents)")
+
+
+_WORD = re.compile(r"(?u)\b\w\w+\b")  # what BM25 indexes: runs of two or more word characters
+
+
+def require_words(docs: list[Document], corpus: str | Path) -> None:
+    """Refuse a corpus where no document has a word BM25 indexes (all stop words or symbols)."""
+    from bm25s.stopwords import STOPWORDS_EN
+
+    stop = frozenset(STOPWORDS_EN)
+    for doc in docs:
+        if any(w.lower() not in stop for w in _WORD.findall(doc.full_text)):
+            return
+    corpus = Path(corpus)
+    where = corpus / "corpus.jsonl" if corpus.is_dir() else corpus
+    raise LogirError(
+        f"no document has a word BM25 can index: {where} (only stop words, symbols or "
+        "single characters)"
+    )

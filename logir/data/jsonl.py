@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from logir.errors import DataFormatError, LogirError
+
+# a \uD800-\uDFFF escape: JSON may spell half of a surrogate pair, which no UTF-8 text can hold
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def require_file(path: str | Path, what: str = "file") -> Path:
@@ -97,6 +101,13 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not isinstance(obj, dict):
             kind = "a list" if isinstance(obj, list) else type(obj).__name__
             raise DataFormatError(p, lineno, f"expected a JSON object, got {kind}")
+        if _SURROGATE_ESCAPE.search(line):
+            try:
+                json.dumps(obj, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise DataFormatError(
+                    p, lineno, "a \\u escape names half of a surrogate pair (not valid text)"
+                ) from None
         yield lineno, obj
 
 

@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from logir.data.dataset import Dataset, Topic
+from logir.data.jsonl import require_writable
 from logir.data.trec import write_run
+from logir.errors import LogirError
 from logir.eval import metrics as M
 from logir.eval.systems import ScorerPool, SystemSpec, composer_for, parse_system
+from logir.limits import MAX_K
 from logir.logic.ranking import Ranking
 from logir.logic.rewrite import Rewriter
 
@@ -88,6 +91,10 @@ def evaluate(
     client the query-rewriting composers (hyde, lamer, inter, agr) ask; their system's ``extra``
     then holds ``rewrite``: queries, fallbacks to flat, the last endpoint error, LLM usage.
     """
+    if not 1 <= depth <= MAX_K:
+        raise LogirError(f"depth must be from 1 to {MAX_K}, got {depth}")
+    if runs_dir is not None:
+        require_writable(runs_dir, "runs folder", folder=True)
     specs = [parse_system(s, llm) for s in systems]
     measures = list(measures or DEFAULT_MEASURES)
     for m in measures:
