@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -10,8 +16,10 @@ import pytest
 
 from logir.data.dataset import Document
 from logir.errors import DataFormatError, LogirError
+from logir.index import integrity, store
 from logir.index.lexical import BM25Scorer
-from logir.index.store import build_index, load_corpus, open_index
+from logir.index.store import build_index, load_corpus, open_index, remove_stale
+from tests.clirun import cli_env
 
 DOCS = [
     Document("d1", "Paris is the capital and largest city of France.", "Paris"),
@@ -155,3 +163,137 @@ def test_load_corpus_errors_name_file_and_line(tmp_path: Path) -> None:
         load_corpus(dup)
     with pytest.raises(LogirError, match="not found"):
         load_corpus(tmp_path / "missing.jsonl")
+
+
+# -- kill -9 and the temporary folders it leaves ----------------------------------------------
+
+KILLED_BUILD = """
+import os, signal, sys
+from pathlib import Path
+
+import logir.index.store as store
+from logir.data.dataset import Document
+from logir.index.lexical import BM25Scorer
+
+point, out = sys.argv[1], Path(sys.argv[2])
+
+
+def die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+if point == "writing":  # the BM25 files written, the rest not yet
+    save = BM25Scorer.save
+    BM25Scorer.save = lambda self, path: (save(self, path), die())
+elif point == "before-swap":  # the new index whole in its temporary folder
+    store._swap_into_place = die
+elif point == "after-swap":  # swapped in; the old index not yet removed
+    exchange = store._exchange
+    store._exchange = lambda a, b: (exchange(a, b), die())
+elif point == "moved-aside":  # no atomic swap here: the old index moved aside, the new not in
+    store._exchange = lambda a, b: False
+    rename = Path.rename
+    Path.rename = lambda self, to: (rename(self, to), ".old-" in str(to) and die())[0]
+docs = [Document(f"n{i}", f"new document number {i}") for i in range(3)]
+store.build_index(docs, out, retrievers=("bm25",))
+"""
+
+
+def _killed_build(point: str, out: Path) -> int:
+    """Run a build of 3 new documents over `out` that SIGKILLs itself at `point`; its PID."""
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLED_BUILD, point, str(out)],
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    return proc.returncode
+
+
+@pytest.mark.parametrize("point", ["writing", "before-swap", "after-swap", "moved-aside"])
+def test_killed_build_loses_no_index_and_the_next_build_leaves_no_folder(
+    tmp_path: Path, point: str
+) -> None:
+    out = build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
+    before = ["d1", "d2", "d3", "d4"]
+    _killed_build(point, out)
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name != "idx")
+    assert left and all(name.startswith(".idx.") for name in left)  # what the kill left
+    if point == "moved-aside":  # the old index in .idx.old-*, the new one in .idx.tmp-*
+        assert not out.exists() and len(left) == 2
+        with pytest.raises(LogirError, match=r"killed while replacing it: the previous index"):
+            open_index(out)
+        assert [p.name for p in remove_stale(out)] == [left[1]]  # the old one is put back
+    index = open_index(out)
+    want = ["n0", "n1", "n2"] if point == "after-swap" else before
+    assert index.doc_ids == want
+    idx, _ = index.scorer("bm25").search(["document number"], 1)
+    assert idx.shape == (1, 1)
+
+    build_index(DOCS[:2], out, retrievers=("bm25",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["idx"]
+    assert open_index(out).doc_ids == ["d1", "d2"]
+
+
+def test_only_folders_of_gone_builds_are_removed(tmp_path: Path) -> None:
+    host = store._host_tag()
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        dead_pid = int(gone.stdout)
+        names = {
+            "dead": f".idx.tmp-{dead_pid}@{host}-abcd1234",
+            "dead_old": f".idx.old-{dead_pid}@{host}-abcd1234",
+            "live": f".idx.tmp-{sleeper.pid}@{host}-abcd1234",
+            "mine": f".idx.tmp-{os.getpid()}@{host}-abcd1234",
+            "other_host": f".idx.tmp-{dead_pid}@00000000-abcd1234",
+            "other_index": f".idx2.tmp-{dead_pid}@{host}-abcd1234",
+            "legacy_new": ".idx.tmp-k3j_9x2a",
+            "legacy_old": ".idx.old-q8w7e6r5",
+        }
+        for name in names.values():
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "f").write_text("x")
+        day_ago = time.time() - 25 * 3600
+        os.utime(tmp_path / names["legacy_old"], (day_ago, day_ago))
+        build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
+        kept = {k for k, name in names.items() if (tmp_path / name).exists()}
+        assert kept == {"live", "mine", "other_host", "other_index", "legacy_new"}
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
+    assert not (tmp_path / names["live"]).exists()  # its build is gone now
+
+
+def test_manifest_records_files_and_corpus(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.jsonl"
+    _write(corpus, [{"_id": d.id, "text": d.text, "title": d.title} for d in DOCS])
+    out = build_index(load_corpus(corpus), tmp_path / "idx", retrievers=("bm25",), source=corpus)
+    m = open_index(out).manifest
+    assert m["corpus"] == str(corpus.resolve())
+    files = m["files"]
+    on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert sorted(files) == [f for f in on_disk if f != "manifest.json"]
+    for rel, rec in files.items():
+        data = (out / rel).read_bytes()
+        assert rec == {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def test_checksums_are_computed_once_per_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
+    first = open_index(out)
+    first.scorer("bm25")
+    assert first.docs == DOCS
+    hashed: list[str] = []
+    real = integrity.hashlib.sha256
+    monkeypatch.setattr(integrity.hashlib, "sha256", lambda: hashed.append("x") or real())
+    index = open_index(out)
+    index.scorer("bm25")
+    assert index.docs == DOCS
+    assert hashed == []
