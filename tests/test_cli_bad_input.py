@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -100,6 +101,7 @@ BEIR_FOLDERS: dict[str, tuple[str | bytes, str | bytes, str | bytes]] = {
     "beir_blank_corpus": (_rows({"_id": "1", "text": "  "}, {"_id": "2", "text": ""}),
                           GOOD_QUERIES, GOOD_QRELS),
     "beir_corpus_array": (GOOD_CORPUS + "[1, 2]\n", GOOD_QUERIES, GOOD_QRELS),
+    "beir_query_surrogate": (GOOD_CORPUS, '{"_id": "q1", "text": "\\udfff"}\n', GOOD_QRELS),
 }  # fmt: skip
 
 #: corpus files for `logir index` and `logir synth`: name -> bytes
@@ -203,6 +205,8 @@ CASES: list[Case] = [
     case("search-empty-query", "search", "{idx}", "", needs=("empty",)),
     case("search-blank-query", "search", "{idx}", " \t ", needs=("empty",)),
     case("search-bad-utf8-query", "search", "{idx}", "fever \udcff", needs=("UTF-8", "0xff")),
+    case("search-dense-bad-utf8-query", "search", "{idx}", "\udcc3(", "-r", "dense",
+         needs=("UTF-8", "0xc3")),
     case("search-k-zero", "search", "{idx}", "q", "-k", "0", needs=("-k",)),
     case("search-k-negative", "search", "{idx}", "q", "-k", "-5", needs=("-k",)),
     case("search-k-over-max", "search", "{idx}", "q", "-k", "1001", needs=("-k", "1000")),
@@ -266,6 +270,8 @@ CASES: list[Case] = [
          needs=("corpus.jsonl:3", "not valid JSON")),
     case("eval-beir-corpus-array", "eval", "beir", "--data", "{beir_corpus_array}",
          needs=("corpus.jsonl:3", "JSON object")),
+    case("eval-beir-query-surrogate", "eval", "beir", "--data", "{beir_query_surrogate}",
+         needs=("queries.jsonl:1", "surrogate")),
     case("eval-beir-unjudged", "eval", "beir", "--data", "{beir_unjudged}",
          needs=("no judged query",)),
     case("eval-beir-blank-corpus", "eval", "beir", "--data", "{beir_blank_corpus}",
@@ -487,6 +493,28 @@ def test_hostile_natural_queries_never_crash(text: str) -> None:
     assert "Traceback" not in out + err
     if code != 0:
         assert_one_error_line(code, out, err, case("x", boundary_only=True))
+
+
+def test_unwritable_folders_are_refused_before_work(tmp_path: Path, monkeypatch) -> None:
+    """Write permission is asked of the system (faked here: the tests may run as root)."""
+    import logir.data.jsonl as jsonl
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+
+    def access(path: str | Path, mode: int) -> bool:
+        return not (Path(path) == locked and mode & os.W_OK) and real_access(path, mode)
+
+    monkeypatch.setattr(jsonl.os, "access", access)
+    for args, needle in [
+        (["eval", "demo", "--runs-dir", str(locked / "runs")], "--runs-dir"),
+        (["eval", "demo", "--out", str(locked / "res.json")], "--out"),
+        (["index", str(tmp_path), "--out", str(locked / "idx")], "--out"),
+        (["synth", "itlr", "--corpus", str(tmp_path), "--out", str(locked)], "--out"),
+    ]:
+        code, out, err = _in_process(args)
+        assert_one_error_line(code, out, err, case("x", needs=(needle, "not writable")))
 
 
 def test_good_corpus_with_bom_and_crlf_is_searchable(paths: dict[str, str]) -> None:
