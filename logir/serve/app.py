@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 
 from logir.index.base import Scorer
 from logir.index.store import Index, open_index
@@ -82,8 +83,11 @@ class Engine:
         self._scorers: dict[str, tuple[str, Scorer]] = {}
         self.default_retriever = default_retriever(index)
         self.retrievers = search_retrievers(index)
-        _ = index.docs  # read the documents and load the default scorer now, not on a request
+        # read the documents, load the default scorer and the natural-language reader now, so
+        # that no request pays for them
+        _ = index.docs
         self.scorer(None)
+        understand("warm up the reader", "natural")
         self.worker = Worker("logir-search", max_waiting=limits.max_waiting)
 
     async def run(self, job: Callable[[], T]) -> T:
@@ -139,6 +143,13 @@ class Engine:
             "evidence_is_additive": composer.name in ADDITIVE_COMPOSERS,
             "hits": hits,
         }
+
+
+def _json(model: type[BaseModel], content: dict[str, Any]) -> Response:
+    """``content`` checked and written as ``model`` (what FastAPI does with a response model),
+    here so that it happens on the worker: a thousand hits take a while to write."""
+    body = model.model_validate(content).model_dump_json()
+    return Response(body, media_type="application/json")
 
 
 def _reading(text: str, u: Understanding) -> dict[str, Any]:
@@ -203,21 +214,24 @@ def create_app(
         }
 
     @app.post("/parse", response_model=ParseResponse, responses=_ERRORS, tags=["query"])
-    async def parse(body: ParseRequest) -> dict[str, Any]:  # type: ignore[valid-type]
+    async def parse(body: ParseRequest) -> Response:  # type: ignore[valid-type]
         """Read a query into its logical form (tree, terms, where each came from)."""
         b: Any = body
-        return await engine.run(lambda: engine.parse(b.query, b.mode))
+        return await engine.run(lambda: _json(ParseResponse, engine.parse(b.query, b.mode)))
 
     @app.post("/search", response_model=SearchResponse, responses=_ERRORS, tags=["query"])
-    async def search(body: SearchRequest) -> dict[str, Any]:  # type: ignore[valid-type]
+    async def search(body: SearchRequest) -> Response:  # type: ignore[valid-type]
         """Rank the documents for a query; each hit carries the evidence of each part."""
         from logir.logic import get_composer
 
         b: Any = body
         composer = get_composer(b.composer)  # a bad spec is answered at once, without queueing
-        return await engine.run(
-            lambda: engine.search(b.query, b.mode, b.composer, b.k, b.retriever, composer)
-        )
+
+        def work() -> Response:
+            found = engine.search(b.query, b.mode, b.composer, b.k, b.retriever, composer)
+            return _json(SearchResponse, found)
+
+        return await engine.run(work)
 
     @app.get("/", include_in_schema=False)
     def explorer() -> FileResponse:

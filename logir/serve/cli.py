@@ -19,6 +19,7 @@ from logir.serve.net import check_port, read_token
 DEFAULT_TOKEN_ENV = "LOGIR_SERVE_TOKEN"
 KEEP_ALIVE_S = 5.0
 GRACEFUL_SHUTDOWN_S = 5
+SWITCH_INTERVAL_S = 0.001
 MAX_TIMEOUT_S = 3600.0  # as logir.serve.limits, which needs the 'serve' extra to import
 
 
@@ -106,6 +107,9 @@ def serve_cmd(
         )
     shown = f"[{host}]" if ":" in host else host
     print(f"logir serve: {index_dir} at http://{shown}:{port}/ (API docs: /docs)", file=sys.stderr)
+    # searches run on a worker thread; a short switch interval hands the GIL back to the event
+    # loop within about a millisecond, so /healthz and the other quick answers never wait long
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     uvicorn.run(app, **uvicorn_options(host, port, log_level, keep_alive))
 
 
