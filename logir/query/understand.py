@@ -49,14 +49,27 @@ def looks_like_syntax(text: str) -> bool:
     return '"' in text or _OPERATOR_WORD.search(text) is not None
 
 
+_SPAN_SEARCH_CHARS = 10_000
+"""Up to this length each term's span is its first occurrence in the text; past it, the first
+occurrence after the previous term's, so that finding all spans stays linear in the length."""
+
+
 def _syntax_spans(text: str, query: Query) -> dict[str, tuple[int, int]]:
     """Best-effort character spans for the terms of a parsed query (first occurrence)."""
     spans: dict[str, tuple[int, int]] = {}
+    long = len(text) > _SPAN_SEARCH_CHARS
+    cursor, misses = 0, 0
     for term in terms(query):
+        if long and misses >= 16:
+            break  # terms the text does not hold verbatim (escaped quotes) cost a scan each
         words = [re.escape(w) for w in term.text.split()]
-        match = re.search(r"\s+".join(words), text)
-        if match is not None:
-            spans[term.text] = (match.start(), match.end())
+        match = re.compile(r"\s+".join(words)).search(text, cursor)
+        if match is None:
+            misses += 1
+            continue
+        spans[term.text] = (match.start(), match.end())
+        if long:
+            cursor = match.start()
     return spans
 
 
