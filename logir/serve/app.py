@@ -10,6 +10,7 @@ __future__ import annotations`` here: FastAPI reads the endpoints' body types at
 """
 
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -89,6 +90,7 @@ class Engine:
         self.scorer(None)
         understand("warm up the reader", "natural")
         self.worker = Worker("logir-search", max_waiting=limits.max_waiting)
+        weakref.finalize(self, self.worker.close)  # the thread ends with the engine
 
     async def run(self, job: Callable[[], T]) -> T:
         """``job()`` on the worker thread, within the request deadline (else Unavailable)."""

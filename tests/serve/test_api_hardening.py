@@ -170,6 +170,18 @@ def test_too_many_waiting_requests_get_503_at_once(index_dir: Path) -> None:
         assert out[0].status_code == 200
 
 
+def test_input_nested_past_the_recursion_limit_is_a_400(index_dir: Path) -> None:
+    app = create_app(index_dir)
+
+    def too_deep(*args: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    app.state.engine.parse = too_deep
+    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=GUARD_S) as c:
+        _assert_error(c.post("/parse", json={"query": "(((a"}), 400, "nested too deeply")
+        assert c.post("/search", json={"query": "vitamin"}).status_code == 200
+
+
 # -- bodies that never arrive ------------------------------------------------------------------
 
 
