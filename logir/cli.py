@@ -472,7 +472,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             _print_error(f"unexpected end of data ({exc.__cause__ or 'EOFError'})")
             return 2
         _print_error("aborted")
-        return 1
+        return 2
     except KeyboardInterrupt:
         return 130
     except Exception as exc:
