@@ -66,11 +66,11 @@ def record_files(root: Path, skip: tuple[str, ...] = ()) -> dict[str, dict[str, 
 
 
 def check_files(root: Path, records: Mapping[str, Any], under: str, digest: bool = True) -> None:
-    """Check the recorded files named `under` (a file, or a folder ending in ``/``) against
-    `root`: each present, of its size and (when `digest`) of its SHA-256. A `DamagedFile` for the
-    first that is not."""
+    """Check the recorded files named `under` (a file, a folder ending in ``/``, or ``""`` for
+    all) against `root`: each present, of its size and (when `digest`) of its SHA-256. A
+    `DamagedFile` for the first that is not."""
     for rel, rec in records.items():
-        if not (rel == under or (under.endswith("/") and rel.startswith(under))):
+        if under and not (rel == under or (under.endswith("/") and rel.startswith(under))):
             continue
         path = root / rel
         want = rec.get("bytes") if isinstance(rec, dict) else None

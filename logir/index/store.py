@@ -147,10 +147,13 @@ def build_index(
 
 
 def _replaceable(path: Path) -> bool:
-    """An existing path we may replace: an empty directory or an earlier index."""
+    """An existing path we may replace: an empty directory, an earlier index, or what is left
+    of a damaged one (nothing but an index's own names in it)."""
     if not path.is_dir():
         return False
-    return (path / MANIFEST).is_file() or not any(path.iterdir())
+    if (path / MANIFEST).is_file():
+        return True
+    return all(p.name in (MANIFEST, DOCS, *RETRIEVERS) for p in path.iterdir())
 
 
 def _swap_into_place(tmp: Path, out: Path) -> None:
@@ -160,7 +163,7 @@ def _swap_into_place(tmp: Path, out: Path) -> None:
         tmp.rename(out)
         return
     if _exchange(tmp, out):
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove(tmp)
         return
     old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{_owner()}-", dir=out.parent))
     old.rmdir()
@@ -170,7 +173,16 @@ def _swap_into_place(tmp: Path, out: Path) -> None:
     except BaseException:
         old.rename(out)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
+
+
+def _remove(path: Path) -> None:
+    """Delete a folder (or a link in its place) as far as possible."""
+    if path.is_symlink():
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return
+    shutil.rmtree(path, ignore_errors=True)
 
 
 _RENAME_EXCHANGE = 2
@@ -238,7 +250,7 @@ def stale_folders(out: Path) -> list[Path]:
     for path in siblings:
         for kind in ("tmp", "old"):
             prefix = f".{out.name}.{kind}-"
-            if not path.name.startswith(prefix) or path.is_symlink() or not path.is_dir():
+            if not path.name.startswith(prefix) or not (path.is_dir() or path.is_symlink()):
                 continue
             rest = path.name[len(prefix) :]
             owned = _OWNED.fullmatch(rest)
@@ -247,7 +259,7 @@ def stale_folders(out: Path) -> list[Path]:
                     found.append(path)
             elif _LEGACY.fullmatch(rest):
                 try:
-                    age = time.time() - path.stat().st_mtime
+                    age = time.time() - path.lstat().st_mtime
                 except OSError:
                     continue
                 if age > LEGACY_STALE_S:
@@ -261,7 +273,7 @@ def remove_stale(out: Path) -> list[Path]:
     where the swap is not atomic) is first put back at `out`."""
     stale = stale_folders(out)
     if not out.exists():
-        olds = [p for p in stale if ".old-" in p.name and (p / MANIFEST).is_file()]
+        olds = [p for p in stale if ".old-" in p.name and _whole(p)]
         if olds:
             back = max(olds, key=lambda p: (p / MANIFEST).stat().st_mtime)
             try:
@@ -270,8 +282,21 @@ def remove_stale(out: Path) -> list[Path]:
             except OSError:
                 pass
     for path in stale:
-        shutil.rmtree(path, ignore_errors=True)
+        _remove(path)
     return stale
+
+
+def _whole(path: Path) -> bool:
+    """Whether `path` holds an index with every file its manifest records, of its size."""
+    try:
+        manifest = read_json(path / MANIFEST)
+        records = manifest.get("files") if isinstance(manifest, dict) else None
+        if not isinstance(records, dict):
+            return (path / MANIFEST).is_file() and (path / DOCS).is_file()
+        check_files(path, records, "", digest=False)
+    except DamagedFile:
+        return False
+    return True
 
 
 def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
@@ -292,8 +317,7 @@ def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
     splade = params.get("splade")
     if isinstance(splade, dict) and not str(splade.get("model", "")).startswith("splade-tiny"):
         args += ["--splade-model", str(splade["model"])]
-    line = shlex.join(args)
-    return line if "corpus" in m else line.replace("'CORPUS'", "CORPUS")
+    return shlex.join(args)
 
 
 def damaged(path: Path, manifest: dict[str, Any] | None, exc: DamagedFile) -> LogirError:
@@ -406,7 +430,7 @@ def open_index(path: str | Path) -> Index:
     p = Path(path)
     if not p.is_dir():
         hint = ""
-        olds = [f for f in stale_folders(p) if ".old-" in f.name and (f / MANIFEST).is_file()]
+        olds = [f for f in stale_folders(p) if ".old-" in f.name and _whole(f)]
         if olds:
             hint = (
                 f" (a build was killed while replacing it: the previous index is in {olds[-1]}; "

@@ -214,11 +214,13 @@ def test_manifest_fields_of_the_wrong_kind(built: dict[str, Any], tmp_path: Path
         open_index(idx)
 
 
-def test_deleted_manifest_of_an_index_is_damage_not_a_stranger(tmp_path: Path) -> None:
+def test_deleted_manifest_of_an_index_is_damage_that_a_rebuild_repairs(tmp_path: Path) -> None:
     idx = build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
     (idx / "manifest.json").unlink()
     with pytest.raises(LogirError, match=r"is damaged: manifest.json is missing; rebuild it"):
         open_index(idx)
+    build_index(DOCS, idx, retrievers=("bm25",))  # not refused as someone else's folder
+    assert open_index(idx).docs == DOCS
 
 
 # -- the real command -------------------------------------------------------------------------
