@@ -341,7 +341,7 @@ def _content_words(text: str) -> set[str]:
 
 def _has_content(text: str) -> bool:
     """True when ``text`` holds a word other than a function word."""
-    return any(w.lower() not in _STOP for w in _WORD.findall(text))
+    return any(m.group().lower() not in _STOP for m in _WORD.finditer(text))
 
 
 # --------------------------------------------------------------------------------------------
@@ -373,10 +373,18 @@ class _Cue:
     pattern: re.Pattern[str]
     kind: str = "inline"  # inline | paren | fronted | verbal | neither | comma
     needs_other: bool = False  # "in addition to": only with "other/else/more" later on
+    key: re.Pattern[str] | None = None  # text every match holds: no key, no need to search
 
 
-def _cue(name: str, regex: str, kind: str = "inline", needs_other: bool = False) -> _Cue:
-    return _Cue(name, re.compile(regex, re.I), kind, needs_other)
+_NEGATION_KEY = r"not|never|n['\u2019]t"
+
+
+def _cue(
+    name: str, regex: str, kind: str = "inline", needs_other: bool = False, key: str = ""
+) -> _Cue:
+    return _Cue(
+        name, re.compile(regex, re.I), kind, needs_other, re.compile(key, re.I) if key else None
+    )
 
 
 _EXCEPTION_WORDS = (
@@ -392,7 +400,12 @@ _CUES: tuple[_Cue, ...] = (
         rf"|do\s+not\s+(?:{_MENTION_VERB})|don't\s+(?:{_MENTION_VERB}))\b",
         "paren",
     ),
-    _cue("neither-nor", rf"\b(?:(?:that|which|who)\s+)?(?:(?:{_AUX})\s+)?neither\b", "neither"),
+    _cue(
+        "neither-nor",
+        rf"\b(?:(?:that|which|who)\s+)?(?:(?:{_AUX})\s+)?neither\b",
+        "neither",
+        key="neither",
+    ),
     _cue(
         "in-addition-to",
         r"^\s*(?:and\s+)?in\s+addition\s+to\b",
@@ -409,6 +422,8 @@ _CUES: tuple[_Cue, ...] = (
         "exception",
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b",
         "comma",
+        key=r"exclud|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
+        r"|outside",
     ),
     _cue(
         "refrain",
@@ -416,39 +431,50 @@ _CUES: tuple[_Cue, ...] = (
         r"refrain(?:ing)?\s+from\b"
         r"|(?:^|[,;(]\s*|\b(?:but|and|please)\s+)(?:(?:could|can|would|will)\s+you\s+)?"
         r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip)\b",
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip",
     ),
     _cue(
         "nothing-about",
         r"(?:(?:,|(?<!\s))\s*(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
         r"(?:said|mentioned|stated|discussed)\s+(?:about|of|on|regarding)\b",
+        key="nothing",
     ),
     _cue(
         "no-mention",
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b",
+        key="mention|discussion",
     ),
-    _cue("without", r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b"),
+    _cue("without", r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b", key="without"),
     _cue(
         "unrelated",
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to)\b",
+        key="unrelated",
     ),
     _cue(
         "dont-mention",
         rf"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{_AUX})\s+not|{_NT}|never)\s+"
         rf"(?={_MENTION_VERB}\b)",
+        key=_NEGATION_KEY,
     ),
-    _cue("but-not", r"(?:,\s*)?\b(?:but|and|yet)\s+not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)"),
-    _cue("comma-not", r",\s*not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)", "comma"),
+    _cue(
+        "but-not",
+        r"(?:,\s*)?\b(?:but|and|yet)\s+not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)",
+        key="not",
+    ),
+    _cue("comma-not", r",\s*not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)", "comma", key="not"),
     _cue(
         "verbal",
         rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)\s+)?(?:\b(?:{_AUX})\s+(?:not|never)\b"
         rf"|\b(?:{_NT})|(?:\b(?:{_AUX})\s+)?\bnever\b)(?:\s+(?:been|be|being)\b)?"
         rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
+        key=_NEGATION_KEY,
     ),
     _cue(
         "not",
         rf"(?:\b(?:that|which|who)\s+)?\bnot\b(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
+        key="not",
     ),
 )
 
@@ -516,12 +542,10 @@ def _listed_end(text: str, start: int) -> int | None:
     the text, to ``;?!)`` or to a full stop followed by whitespace. The end is that of the last
     item without its trailing whitespace.
     """
-    n = len(text)
     i, items = start, 0
-    while True:
-        stop = _LIST_STOP.search(text, i)
-        j = stop.start() if stop else n
-        if j in (i, n) or text[j] != ",":
+    for stop in _LIST_STOP.finditer(text, start):
+        j = stop.start()
+        if j == i or text[j] != ",":
             break
         items, i = items + 1, j + 1
     if not items:
@@ -529,6 +553,7 @@ def _listed_end(text: str, start: int) -> int | None:
     last = _LIST_LAST.match(text, i)
     if not last:
         return None
+    n = len(text)
     stop = _LIST_STOP.search(text, last.end(1))
     j = stop.start() if stop else n
     full_stop = j < n and text[j] == "." and (j + 1 == n or text[j + 1].isspace())
@@ -587,6 +612,8 @@ def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[
     raw: list[_Hit] = []
     for cue in _CUES:
         if cue.kind == "verbal" and not allow_verbal:
+            continue
+        if cue.key is not None and not cue.key.search(text):
             continue
         for m in cue.pattern.finditer(text):
             if m.end() == m.start():

@@ -5,7 +5,8 @@
 - ``"syntax"``: the logir query language (:func:`logir.query.parse`); errors propagate.
 - ``"natural"``: rule-based decomposition of natural language (:mod:`logir.query.natural`).
 - ``"auto"``: syntax when the text looks like it was written in the query language (it holds a
-  double quote or an upper-case whole-word ``AND``/``OR``/``NOT``) and parses; natural otherwise.
+  double quote or an upper-case whole-word ``AND``/``OR``/``NOT``) and parses; natural otherwise
+  (a text too long for natural language that does not parse raises its syntax error).
 - ``"llm"``: decomposition by an LLM (:mod:`logir.query.llm`); needs ``client``. When the LLM
   fails the result is the natural reading, ``mode_used`` is ``"natural"`` and ``fallback`` says why.
 """
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from logir.limits import MAX_NATURAL_CHARS
 from logir.query.ast import Query, Term, terms
 from logir.query.syntax import QuerySyntaxError, parse
 
@@ -108,6 +110,8 @@ def understand(text: str, mode: str = "auto", client: ChatClient | None = None) 
         try:
             q = parse(text)
         except QuerySyntaxError as exc:
+            if len(text) > MAX_NATURAL_CHARS:
+                raise  # too long to read as natural language: the syntax error says more
             notes.append(
                 f"looked like query syntax but did not parse ({exc.reason} at column "
                 f"{exc.column}); read as natural language"
