@@ -425,8 +425,9 @@ class Index:
 def open_index(path: str | Path) -> Index:
     """Open an index directory written by `build_index`.
 
-    The manifest is read and ``docs.jsonl`` checked for its recorded size here; each retriever's
-    files are checked when its scorer is first loaded (`Index.scorer`)."""
+    The manifest is read and ``docs.jsonl``, which every search reads, checked against its
+    records here; each retriever's files are checked when its scorer is first loaded
+    (`Index.scorer`), so a damaged retriever stops only the searches that use it."""
     p = Path(path)
     if not p.is_dir():
         hint = ""
@@ -464,7 +465,7 @@ def open_index(path: str | Path) -> Index:
             raise DamagedFile(MANIFEST, "has no 'retrievers' field")
         if not (p / DOCS).is_file():
             raise DamagedFile(DOCS, "is missing")
-        index.check(DOCS, digest=False)  # the checksum when the documents are read
+        index.check(DOCS)  # every search reads it: its checksum now, before any work
     except DamagedFile as exc:
         raise damaged(p, manifest, exc) from None
     return index
