@@ -12,8 +12,8 @@
 read (see :mod:`logir.index.integrity`), so a damaged dense folder does not stop a BM25 search.
 Any file that is missing, of the wrong size or checksum, or unreadable raises a LogirError naming
 it and the command that rebuilds the index. ``corpus`` is where the documents came from, when the
-caller said (``logir index`` does). Indexes written before ``files`` existed still open: their
-files are checked as they are parsed.
+caller gives it (``build_index(source=...)``). Indexes written before ``files`` existed still
+open: their files are checked as they are parsed.
 
 An index is written into a temporary sibling directory ``.NAME.tmp-PID@HOST-XXXXXXXX`` and
 swapped into place, so a crash never leaves a half-written index behind. Where the system can
