@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -32,6 +33,9 @@ from logir.llm.options import (
 
 if TYPE_CHECKING:
     from logir.eval.runner import EvalResult
+    from logir.llm import ChatClient
+    from logir.logic.contract import Composer
+    from logir.searcher import SearchResult
 
 app = typer.Typer(
     add_completion=False,
@@ -168,95 +172,93 @@ def index_cmd(
     out.print(f"indexed {len(docs)} documents with {', '.join(retrievers)} -> {path}")
 
 
+IndexArg = Annotated[Path, typer.Argument(help="An index built by `logir index`.")]
+QueryArg = Annotated[str, typer.Argument(help="The query text.")]
+HitsOpt = Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=MAX_K)]
+RetrieverOpt = Annotated[
+    str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")
+]
+ComposerOpt = Annotated[
+    str,
+    typer.Option(
+        help="auto, flat, exclusion, fuzzy, sets or vectors, with options: "
+        "fuzzy,and=min,depth=200. flat ranks the text as it is; -k is the number of hits, "
+        "depth= the candidates per term."
+    ),
+]
+ModeOpt = Annotated[
+    str,
+    typer.Option(
+        help="How the query is read: auto (logir syntax when it looks like it, else natural "
+        "language), syntax (logir syntax only: a syntax error stops the search) or natural."
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print hits as JSON.")]
+ExplainOpt = Annotated[
+    bool, typer.Option("--explain", help="Show the logical form and each hit's term scores.")
+]
+
+
 @app.command("search")
 def search_cmd(
-    index_dir: Annotated[Path, typer.Argument(help="An index built by `logir index`.")],
-    query: Annotated[str, typer.Argument(help="The query text.")],
-    k: Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=MAX_K)] = 10,
-    retriever: Annotated[
-        str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")
-    ] = "",
-    composer: Annotated[
-        str,
-        typer.Option(
-            help="auto, flat, hybrid, fuzzy, sets or vectors, with options: "
-            "fuzzy,and=min,calib=minmax. flat ranks the text as it is."
-        ),
-    ] = "auto",
-    mode: Annotated[
-        str,
-        typer.Option(
-            help="How the query is read: auto (logir syntax when it looks like it, else natural "
-            "language), syntax (logir syntax only: a syntax error stops the search) or natural."
-        ),
-    ] = "auto",
-    as_json: Annotated[bool, typer.Option("--json", help="Print hits as JSON.")] = False,
-    explain: Annotated[
-        bool, typer.Option("--explain", help="Show the logical form and each hit's term scores.")
-    ] = False,
+    index_dir: IndexArg,
+    query: QueryArg,
+    k: HitsOpt = 10,
+    retriever: RetrieverOpt = "",
+    composer: ComposerOpt = "auto",
+    mode: ModeOpt = "auto",
+    as_json: JsonOpt = False,
+    explain: ExplainOpt = False,
 ) -> None:
     """Search an index and print ranked hits (logic applied by the `auto` composer)."""
-    from rich.markup import escape
+    from logir.query import QuerySyntaxError
+    from logir.query.reading import MODES
+    from logir.searcher import Searcher
 
-    from logir.index.store import open_index
-    from logir.logic import get_composer
-    from logir.logic.auto import Exclusion
-    from logir.logic.base import ADDITIVE_COMPOSERS
-    from logir.query import QuerySyntaxError, understand
-    from logir.query.understand import MODES
-    from logir.search import choose_scorer, composer_input, search_hits
-
-    query = _query_arg(query)
     if mode not in MODES:
         raise LogirError(f"unknown --mode {shorten(mode)!r}; known: {', '.join(MODES)}")
     try:
-        reading = understand(query, mode)
+        reading = Searcher.read(_query_arg(query), mode)
     except QuerySyntaxError as exc:
         raise LogirError(str(exc)) from None
-    comp = get_composer(composer)
-    index = open_index(index_dir)
-    name, scorer = choose_scorer(index, retriever)
-    given = composer_input(query, mode, comp, reading)
-    ranking, hits = search_hits(index, scorer, comp, given, k)
-    if comp.name != "flat":
-        for note in reading.notes:
-            if note.startswith("looked like query syntax"):
-                err.print(f"warning: {note}", markup=False, highlight=False)
+    comp = _composer(composer)
+    result = Searcher(index_dir, retriever or None).search(reading, k=k, composer=comp)
+    for note in result.warnings:
+        err.print(f"warning: {note}", markup=False, highlight=False)
     if as_json:
-        payload = {
-            "query": query,
-            "retriever": name,
-            "composer": composer,
-            "mode_used": reading.mode_used,
-            "logical_form": ranking.logical_form,
-            "notes": list(reading.notes),
-            "hits": hits,
-        }
+        payload = {**result.to_dict(), "composer": composer}
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
-        return
-    out.print(f"[bold]{escape(query)}[/bold]  ({name}, {escape(composer)})")
-    if explain:
-        form = ranking.logical_form or "(flat: the text as is)"
-        out.print(f"logical form: {form}", markup=False, highlight=False)
-        plan = comp.plan(given) if isinstance(comp, Exclusion) else None
-        if plan is not None:
-            how = "positive part minus excluded evidence" if plan.kind == "exclude" else "flat"
-            out.print(f"{comp.name}: {how} ({plan.why})", markup=False, highlight=False)
-        if comp.name in ADDITIVE_COMPOSERS:
-            out.print("under each hit: the parts of its score (they add up to it)", markup=False)
-        else:
-            out.print(
-                "under each hit: each term's calibrated score (for NOT term: how much the hit "
-                "matches what is negated)",
-                markup=False,
-            )
-    for h in hits:
-        title = f" {h['title']}" if h["title"] else ""
-        out.print(f"{h['rank']:>3}. {h['score']:.4f}  {h['id']}{title}", markup=False)
-        out.print(f"      {h['snippet']}", markup=False, highlight=False)
-        if explain:
-            for label, value in h["evidence"].items():
-                out.print(f"        {value:8.4f}  {label}", markup=False, highlight=False)
+    else:
+        _print_result(result, composer, explain)
+
+
+def _print_result(result: SearchResult, composer: str, explain: bool) -> None:
+    """The hits as `logir search` prints them; with ``explain``, the explanation and evidence."""
+    from rich.markup import escape
+
+    text = result.reading.text
+    out.print(f"[bold]{escape(text)}[/bold]  ({result.retriever}, {escape(composer)})")
+    for line in result.explanation if explain else ():
+        out.print(line, markup=False, highlight=False)
+    for h in result.hits:
+        title = f" {h.title}" if h.title else ""
+        out.print(f"{h.rank:>3}. {h.score:.4f}  {h.id}{title}", markup=False)
+        out.print(f"      {h.snippet}", markup=False, highlight=False)
+        for label, value in h.evidence.items() if explain else ():
+            out.print(f"        {value:8.4f}  {label}", markup=False, highlight=False)
+
+
+def _composer(spec: str, llm: ChatClient | None = None) -> Composer:
+    """The composer ``spec`` names; an old spelling is noted on stderr (and still works)."""
+    from logir.logic import get_composer
+    from logir.logic.registry import deprecations
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        composer = get_composer(spec, llm=llm)
+    for message in deprecations(spec):
+        err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
+    return composer
 
 
 @app.command("eval")
@@ -277,9 +279,23 @@ def eval_cmd(
         Path | None, typer.Option("--out", help="Write every figure as JSON.")
     ] = None,
     markdown: Annotated[bool, typer.Option(help="Print Markdown tables.")] = False,
+    k: Annotated[
+        int | None,
+        typer.Option(
+            "-k", help="Hits ranked per query (the run's length; default 100).", min=1, max=MAX_K
+        ),
+    ] = None,
     depth: Annotated[
-        int, typer.Option(help="Documents retrieved per query.", min=1, max=MAX_K)
-    ] = 100,
+        int | None, typer.Option(help="Old name of -k (deprecated).", min=1, max=MAX_K)
+    ] = None,
+    logical_form: Annotated[
+        str,
+        typer.Option(
+            "--logical-form",
+            help="parsed: composers rank each query's form read from its text; gold: the "
+            "benchmark's own form where a query has one; both: parsed, plus NAME@gold systems.",
+        ),
+    ] = "parsed",
     measure: Annotated[
         list[str], typer.Option("--measure", "-m", help="Standard measures (default set if none).")
     ] = None,  # type: ignore[assignment]
@@ -307,12 +323,19 @@ def eval_cmd(
     from logir.eval.metrics import parse_measure
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
-    from logir.eval.runner import evaluate
+    from logir.eval.runner import LOGICAL_FORMS, evaluate
     from logir.eval.systems import needs_llm, parse_system
+    from logir.logic.registry import deprecations
 
     # everything a user gives is checked before the dataset loads and the systems run
     for name in measure or ():
         parse_measure(name)
+    if logical_form not in LOGICAL_FORMS:
+        known = ", ".join(LOGICAL_FORMS)
+        raise LogirError(f"unknown --logical-form {shorten(logical_form)!r}; known: {known}")
+    if depth is not None:
+        err.print("note: --depth is now -k (the number of hits ranked per query)", markup=False)
+    hits = k or depth or 100
     if split not in SPLITS:
         raise LogirError(f"unknown --split {shorten(split)!r}; known: {', '.join(SPLITS)}")
     if runs_dir is not None:
@@ -336,7 +359,12 @@ def eval_cmd(
             )
         )
     for s in systems:
-        parse_system(s, llm)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            parse_system(s, llm)
+    for s in systems:
+        for message in deprecations(s.partition(":")[2] or "flat"):
+            err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
     ds = select_split(load_benchmark(dataset, data), split)
     if limit is not None:
         ds = ds.subset({t.id for t in ds.queries[:limit]})
@@ -354,16 +382,19 @@ def eval_cmd(
             err.print(f"[dim]{name}: {done}/{total} queries ranked[/dim]")
 
     try:
-        result = evaluate(
-            ds,
-            systems,
-            depth=depth,
-            measures=measure or None,
-            runs_dir=runs_dir,
-            dense_model=model,
-            progress=progress,
-            llm=llm,
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            result = evaluate(
+                ds,
+                systems,
+                k=hits,
+                measures=measure or None,
+                runs_dir=runs_dir,
+                dense_model=model,
+                progress=progress,
+                llm=llm,
+                logical_form=logical_form,
+            )
     finally:
         if llm is not None:
             llm.close()

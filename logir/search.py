@@ -1,7 +1,8 @@
-"""One search over an opened index, shared by ``logir search`` and the HTTP API.
+"""The pieces of one search over an opened index (:class:`logir.searcher.Searcher` puts them
+together for ``logir search``, the HTTP API and the Python API).
 
 ``choose_scorer`` picks the retriever (hybrid when the index has both BM25 and dense, else its
-first one); ``search_hits`` composes one query and turns the ranking into JSON-friendly hits with
+first one); ``search_hits`` ranks one Reading and turns the ranking into JSON-friendly hits with
 title, snippet and per-part evidence.
 """
 
@@ -15,9 +16,9 @@ from logir.text import clip
 if TYPE_CHECKING:
     from logir.index.base import Scorer
     from logir.index.store import Index
-    from logir.logic.base import Composer
+    from logir.logic.contract import Composer
     from logir.logic.ranking import Ranking
-    from logir.query.understand import Understanding
+    from logir.query.reading import Reading
 
 #: retrievers a search can name: the index's own ones, and ``hybrid`` over its bm25 + dense
 SEARCH_RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
@@ -58,25 +59,12 @@ def choose_scorer(index: Index, retriever: str = "") -> tuple[str, Scorer]:
     return name, index.scorer(name)
 
 
-def composer_input(text: str, mode: str, composer: Composer, reading: Understanding) -> str:
-    """The text to hand ``composer`` so that it ranks by ``reading`` (``text`` read in ``mode``).
-
-    Composers read their text in ``auto`` mode; when that reading differs from the one asked for,
-    they get the reading's canonical logical form instead. ``flat`` ranks the text as it is.
-    """
-    from logir.query import to_query
-
-    if composer.name != "flat" and mode != "auto" and to_query(text, "auto") != reading.query:
-        return str(reading.query)
-    return text
-
-
 def search_hits(
-    index: Index, scorer: Scorer, composer: Composer, text: str, k: int
+    index: Index, scorer: Scorer, composer: Composer, reading: Reading | str, k: int
 ) -> tuple[Ranking, list[dict[str, Any]]]:
-    """Rank ``text`` with ``composer`` over ``scorer``; hits carry rank, id, title, snippet, score
-    and evidence (each part's share of the score)."""
-    ranking = composer.rank([text], scorer, k)[0]
+    """Rank ``reading`` with ``composer`` over ``scorer``; hits carry rank, id, title, snippet,
+    score and evidence (each part's share of the score)."""
+    ranking = composer.rank([reading], scorer, k)[0]
     hits = ranking.hits(index.doc_ids)
     docs = index.docs
     for h in hits:

@@ -1,7 +1,14 @@
-"""Systems x dataset -> runs -> per-query figures -> overall figures and breakdowns."""
+"""Systems x dataset -> runs -> per-query figures -> overall figures and breakdowns.
+
+Each topic is read once (:func:`logir.query.reading.read`, ``auto`` mode) and every system ranks
+that Reading. ``logical_form="gold"`` ranks the topics that carry the benchmark's own logical form
+(``Topic.logical_form``) from it instead; ``"both"`` adds, for every system whose composer reads
+the logical form, a second system named ``NAME@gold``.
+"""
 
 from __future__ import annotations
 
+import warnings
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,13 +24,17 @@ from logir.errors import LogirError
 from logir.eval import metrics as M
 from logir.eval.systems import ScorerPool, SystemSpec, composer_for, parse_system
 from logir.limits import MAX_K
+from logir.logic.contract import Composer
 from logir.logic.ranking import Ranking
-from logir.logic.rewrite import Rewriter
+from logir.query.reading import Reading, gold, read
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient
 
 DEFAULT_MEASURES = ["nDCG@10", "MRR@10", "R@100", "MAP"]
+#: where the logical forms the composers rank come from
+LOGICAL_FORMS = ("parsed", "gold", "both")
+GOLD_SUFFIX = "@gold"
 #: the headline measure: significance tests and breakdown tables use it
 HEADLINE = "nDCG@10"
 
@@ -75,7 +86,7 @@ class EvalResult:
 def evaluate(
     dataset: Dataset,
     systems: list[str],
-    depth: int = 100,
+    k: int = 100,
     measures: list[str] | None = None,
     runs_dir: Path | None = None,
     dense_model: str | None = None,
@@ -84,15 +95,27 @@ def evaluate(
     batch_size: int = 256,
     pool: ScorerPool | None = None,
     llm: ChatClient | None = None,
+    logical_form: str = "parsed",
+    depth: int | None = None,
 ) -> EvalResult:
     """Evaluate each named system on ``dataset``; write one TREC run per system into runs_dir.
 
     ``pool`` reuses scorers already built over the same corpus (tuning loops). ``llm`` is the
     client the query-rewriting composers (hyde, lamer, inter, agr) ask; their system's ``extra``
     then holds ``rewrite``: queries, fallbacks to flat, the last endpoint error, LLM usage.
+    ``logical_form`` is ``parsed`` (read from the text), ``gold`` (the benchmark's own form where a
+    topic has one) or ``both`` (see the module docstring). ``k`` is the number of hits ranked per
+    query (the run's length); ``depth`` is its old name (deprecated).
     """
-    if not 1 <= depth <= MAX_K:
-        raise LogirError(f"depth must be from 1 to {MAX_K}, got {depth}")
+    if logical_form not in LOGICAL_FORMS:
+        raise LogirError(
+            f"unknown logical form source {logical_form!r}; known: {', '.join(LOGICAL_FORMS)}"
+        )
+    if depth is not None:
+        warnings.warn("evaluate(depth=) is now k=", DeprecationWarning, stacklevel=2)
+        k = depth
+    if not 1 <= k <= MAX_K:
+        raise LogirError(f"k (hits per query) must be from 1 to {MAX_K}, got {k}")
     if runs_dir is not None:
         require_writable(runs_dir, "runs folder", folder=True)
     specs = [parse_system(s, llm) for s in systems]
@@ -102,22 +125,57 @@ def evaluate(
     topics = [t for t in dataset.queries if t.id in dataset.qrels]
     if pool is None:
         pool = ScorerPool(dataset.corpus, dense_model=dense_model, cache_dir=cache_dir)
+    if logical_form != "parsed" and not any(t.logical_form for t in topics):
+        raise LogirError(f"no query of dataset {dataset.name} carries a logical form (gold)")
+    readings = TopicReadings(topics)
     results = []
     for spec in specs:
-        results.append(
-            _evaluate_system(
-                dataset, topics, spec, pool, depth, measures, runs_dir, progress, batch_size, llm
-            )
-        )
+        forms = {"parsed": [False], "gold": [True], "both": [False, True]}[logical_form]
+        for use_gold in forms:
+            composer = composer_for(spec, llm=llm, passages=pool.texts)
+            if use_gold and logical_form == "both" and not composer.reads_logical_form:
+                continue  # it ranks the text: the same run as the parsed one
+            named = SystemSpec(spec.name + GOLD_SUFFIX, spec.retriever, spec.composer)
+            results.append(
+                _evaluate_system(
+                    dataset, topics, named if logical_form == "both" and use_gold else spec,
+                    composer, readings.get(use_gold), pool, k, measures, runs_dir, progress,
+                    batch_size, llm,
+                )
+            )  # fmt: skip
     out = EvalResult(dataset.name, len(topics), len(dataset.corpus), measures, results)
     out.significance = _significance(results)
     return out
+
+
+class TopicReadings:
+    """The Readings of a run's topics, each made once, on first use: parsed or gold."""
+
+    def __init__(self, topics: list[Topic]) -> None:
+        self.topics = topics
+        self._parsed: list[Reading] | None = None
+        self._gold: list[Reading] | None = None
+
+    def get(self, use_gold: bool) -> list[Reading]:
+        """Every topic's Reading; with ``use_gold``, its gold form where it has one."""
+        if self._parsed is None:
+            self._parsed = [read(t.text, "auto") for t in self.topics]
+        if not use_gold:
+            return self._parsed
+        if self._gold is None:
+            self._gold = [
+                gold(t.text, t.logical_form) if t.logical_form else r
+                for t, r in zip(self.topics, self._parsed, strict=True)
+            ]
+        return self._gold
 
 
 def _evaluate_system(
     dataset: Dataset,
     topics: list[Topic],
     spec: SystemSpec,
+    composer: Composer,
+    readings: list[Reading],
     pool: ScorerPool,
     depth: int,
     measures: list[str],
@@ -127,13 +185,12 @@ def _evaluate_system(
     llm: ChatClient | None = None,
 ) -> SystemResult:
     scorer = pool.get(spec.retriever)
-    composer = composer_for(spec, llm=llm, passages=pool.texts)
+    reading_of = {t.id: r for t, r in zip(topics, readings, strict=True)}
     usage_before = llm.usage.as_dict() if llm is not None else {}
     doc_ids = dataset.doc_ids
     rankings: list[Ranking] = []
     for start in range(0, len(topics), batch_size):
-        batch = topics[start : start + batch_size]
-        rankings.extend(composer.rank([t.text for t in batch], scorer, depth))
+        rankings.extend(composer.rank(readings[start : start + batch_size], scorer, depth))
         if progress:
             progress(spec.name, min(start + batch_size, len(topics)), len(topics))
     run: dict[str, dict[str, float]] = {}
@@ -150,13 +207,13 @@ def _evaluate_system(
 
     def score_rows(topic: Topic, ids: list[str]) -> np.ndarray:
         rows = np.array([dataset.doc_index[d] for d in ids], dtype=np.int64)
-        return composer.score(topic.text, scorer, rows)
+        return composer.score(reading_of[topic.id], scorer, rows)
 
     _logic_metrics(dataset, topics, ranked, score_rows, result, depth)
     _multicondition_metrics(topics, score_rows, result)
     result.breakdown = _breakdown(topics, result.per_query)
-    if isinstance(composer, Rewriter):
-        usage = composer.llm.usage.as_dict()
+    if composer.uses_llm and llm is not None:
+        usage = llm.usage.as_dict()
         spent = {k: v - usage_before.get(k, 0) for k, v in usage.items()}
         result.extra["rewrite"] = {**composer.stats(), "llm_usage": spent}
     if runs_dir is not None:

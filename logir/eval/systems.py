@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.index.base import Scorer
-from logir.logic.base import Composer, get_composer, uses_llm
+from logir.logic.contract import Composer
+from logir.logic.registry import get_composer, uses_llm
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient

@@ -1,6 +1,11 @@
-"""Composers: how per-term scores become one ranking."""
+"""Composers: how per-term scores become one ranking.
 
-from logir.logic.base import Composer, get_composer
+``contract.py`` holds what every composer is (:class:`Composer`, ``Param``, caches);
+``registry.py`` names them and builds them from specs; ``rewriters/`` holds the LLM rewriters.
+"""
+
+from logir.logic.contract import Composer
 from logir.logic.ranking import Ranking
+from logir.logic.registry import composers, get_composer
 
-__all__ = ["Composer", "Ranking", "get_composer"]
+__all__ = ["Composer", "Ranking", "composers", "get_composer"]

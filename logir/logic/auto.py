@@ -10,8 +10,10 @@ with the whole text by ``flat_weight``) and N_j
 the evidence for the j-th excluded term, both on a unit scale (below). Every other query is ranked
 flat, by the whole text: when a negation states a property of the answer ("an actor who is not
 American") the relevant passages often mention the negated concept, and penalising it hurts
-(measured on the ComLQ tuning split; see BENCHMARKS.md). ``hybrid`` applies the exclusion formula
-to every query with a NOT; ``auto`` applies it only where the decomposition found an exclusion cue
+(measured on the ComLQ tuning split; see BENCHMARKS.md). ``exclusion`` (formerly ``hybrid``)
+applies the exclusion formula to every query with a NOT; ``auto`` applies it where the form was
+written out (logir syntax, a benchmark's gold form), else only where the decomposition found an
+exclusion cue
 ("excluding", "other than", "without", "don't mention", a parenthetical exclusion ...) and the
 query is not an entity-seeking question ("Which ...", "Who ...", "Identify ..."), whose negation
 constrains the answer rather than the passages.
@@ -30,13 +32,15 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from logir.index.base import Scorer, topk
 from logir.limits import MAX_DEPTH
-from logir.logic.base import LRU, MAX_WEIGHT, Param
+from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
+from logir.query.reading import Reading
 
 #: decomposition cues (logir.query.natural) that mark the exclusion of a topic from the answer
 EXCLUSION_CUES = frozenset(
@@ -71,43 +75,60 @@ class Plan:
     negated: tuple[str, ...] = ()
     logical_form: str | None = None
     why: str = ""
+    cues: tuple[str, ...] = ()  # the exclusion cues the plan acted on
 
 
-def plan_query(text: str, policy: str) -> Plan:
-    """Read the query and choose how to rank it (policy: ``cues``, ``always`` or ``never``)."""
+def plan_query(reading: Reading | str, policy: str) -> Plan:
+    """Choose how to rank a reading (policy: ``cues``, ``always`` or ``never``).
+
+    Under ``cues`` a written-out form (logir syntax, a gold form) is taken at its word; an inferred
+    one is applied only where one of its ``EXCLUSION_CUES`` fired, and not to entity questions.
+    """
+    from logir.logic.contract import as_reading
     from logir.query import negated_terms, positive_terms
-    from logir.query.understand import understand
 
-    u = understand(text, "auto")
-    negated = tuple(t.text for t in negated_terms(u.query))
-    positive = " ".join(t.text for t in positive_terms(u.query))
-    form = str(u.query)
+    r = as_reading(reading)
+    text = r.text
+    negated = tuple(t.text for t in negated_terms(r.query))
+    positive = " ".join(t.text for t in positive_terms(r.query))
+    form = str(r.query)
     if not negated or policy == "never":
         why = "nothing is negated" if not negated else "policy never"
         return Plan("flat", text, logical_form=form, why=why)
-    if policy == "cues" and u.mode_used != "syntax":
-        if not EXCLUSION_CUES.intersection(u.notes):
+    fired = [c for c in r.cues if c in EXCLUSION_CUES]
+    if policy == "cues" and not r.explicit:
+        if not fired:
             why = "the negation states a property, no exclusion cue"
             return Plan("flat", text, logical_form=form, why=why)
         if ENTITY_QUESTION.match(text):
             why = "an entity-seeking question: its negation constrains the answer"
             return Plan("flat", text, logical_form=form, why=why)
-    why = "logir syntax" if u.mode_used == "syntax" else "the wording excludes a topic"
-    return Plan("exclude", text, positive, negated, form, why)
+    if r.mode_used == "syntax":
+        why = "logir syntax"
+    elif r.mode_used == "gold":
+        why = "the benchmark's logical form"
+    elif fired:
+        why = "the wording excludes a topic"
+    else:
+        why = f"a NOT in the {r.mode_used} reading"
+    return Plan("exclude", text, positive, negated, form, why, tuple(fired))
 
 
-class Exclusion:
-    """``hybrid`` composer: the exclusion formula for every query that has a NOT."""
+class Exclusion(Composer):
+    """``exclusion`` composer (formerly ``hybrid``): the exclusion formula for every query that
+    has a NOT."""
 
-    name = "hybrid"
-    policy = "always"
+    name: ClassVar[str] = "exclusion"
+    additive: ClassVar[bool] = True
+    policy: ClassVar[str] = "always"
     PARAMS = {
         "beta": Param("beta", float, minimum=0.0, maximum=MAX_WEIGHT),
         "pos_dense": Param("pos_dense", float, minimum=0.0, maximum=1.0),
         "neg_dense": Param("neg_dense", float, minimum=0.0, maximum=1.0),
         "tau": Param("tau", float, minimum=0.0, maximum=1.0),
         "flat_weight": Param("flat_weight", float, minimum=0.0, maximum=1.0),
-        "k": Param("k", int, minimum=1, maximum=MAX_DEPTH),
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
+        "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
     def __init__(
@@ -117,22 +138,32 @@ class Exclusion:
         neg_dense: float = 0.5,
         tau: float = 0.3,
         flat_weight: float = 0.3,
-        k: int = 100,
+        depth: int = 100,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
         if max(pos_dense, neg_dense, flat_weight) > 1 or tau >= 1:
             raise ValueError("pos_dense, neg_dense and flat_weight are weights in [0, 1]; tau < 1")
-        self.beta, self.pos_dense, self.neg_dense, self.k = beta, pos_dense, neg_dense, k
+        self.beta, self.pos_dense, self.neg_dense, self.depth = beta, pos_dense, neg_dense, depth
         self.tau, self.flat_weight = tau, flat_weight
-        self._plans: LRU[str, Plan] = LRU(PLAN_CACHE_SIZE)
+        self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
-    def plan(self, text: str) -> Plan:
-        plan = self._plans.get(text)
+    def plan(self, reading: Reading | str) -> Plan:
+        """How ``reading`` is ranked: flat, or positive part minus excluded evidence."""
+        from logir.logic.contract import as_reading
+
+        r = as_reading(reading)
+        plan = self._plans.get(r)
         if plan is None:
-            plan = plan_query(text, self.policy)
-            self._plans.put(text, plan)
+            plan = plan_query(r, self.policy)
+            self._plans.put(r, plan)
         return plan
+
+    def explain(self, reading: Reading) -> str:
+        plan = self.plan(reading)
+        how = "positive part minus excluded evidence" if plan.kind == "exclude" else "flat"
+        cues = f"; cue: {', '.join(plan.cues)}" if plan.cues else ""
+        return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------
     def _unit(
@@ -166,20 +197,19 @@ class Exclusion:
             out[key] = out.get(key, 0.0) - self.beta * n
         return out
 
-    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
-        rows = np.asarray(doc_idx, dtype=np.int64)
-        ev = self.evidence(self.plan(query), scorer, rows)
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        ev = self.evidence(self.plan(reading), scorer, doc_idx)
         return np.sum(list(ev.values()), axis=0).astype(np.float32)
 
     # -- ranking ------------------------------------------------------------------------------
-    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
-        plans = [self.plan(q) for q in queries]
-        out: list[Ranking | None] = [None] * len(queries)
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
+        plans = [self.plan(r) for r in readings]
+        out: list[Ranking | None] = [None] * len(readings)
         flat = [i for i, p in enumerate(plans) if p.kind == "flat"]
         if flat:
-            idx, sc = scorer.search([queries[i] for i in flat], k)
+            idx, sc = scorer.search([plans[i].text for i in flat], k)
             for j, i in enumerate(flat):
-                out[i] = Ranking(idx[j], sc[j], {queries[i]: sc[j]}, plans[i].logical_form)
+                out[i] = Ranking(idx[j], sc[j], {plans[i].text: sc[j]}, plans[i].logical_form)
         for i, p in enumerate(plans):
             if p.kind == "exclude":
                 out[i] = self._rank_exclusion(p, scorer, k)
@@ -188,7 +218,7 @@ class Exclusion:
     def _candidates(self, plan: Plan, scorer: Scorer) -> np.ndarray:
         if not plan.positive:  # purely negative: every document qualifies
             return np.arange(scorer.n_docs, dtype=np.int64)
-        idx, _ = scorer.search([plan.positive, plan.text], max(self.k, 1))
+        idx, _ = scorer.search([plan.positive, plan.text], max(self.depth, 1))
         rows = np.unique(idx[idx >= 0])
         return rows.astype(np.int64)
 
@@ -212,8 +242,8 @@ class Exclusion:
 class Auto(Exclusion):
     """``auto`` composer: the exclusion formula only where the query's wording excludes a topic."""
 
-    name = "auto"
-    policy = "cues"
+    name: ClassVar[str] = "auto"
+    policy: ClassVar[str] = "cues"
 
 
 def _scaled(scorer: Scorer, texts: list[str], rows: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from logir.index.base import Scorer, prepare, sorted_unique
 
 if TYPE_CHECKING:
     from logir.query import Query
+    from logir.query.reading import Reading
 
 DEFAULT_K = 100
 BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a scorer holds)
@@ -199,21 +200,18 @@ def candidate_set(
 
 def query_candidate_sets(
     scorer: Scorer,
-    texts: list[str],
+    readings: list[Reading],
     k: int = DEFAULT_K,
     flat: Callable[[Query], bool] | None = None,
-) -> list[tuple[Query, CandidateSet]]:
-    """Each query text's logical form and its candidate set (its terms' and its own top K).
+) -> list[CandidateSet]:
+    """Each reading's candidate set: its terms' top K and its text's own top K.
 
-    ``flat(query)`` False leaves that query's own top K out (see :func:`add_flat`).
+    ``flat(query)`` False leaves that reading's own top K out (see :func:`add_flat`).
     """
-    from logir.logic.base import query_of
     from logir.query import terms
 
-    forms = [query_of(text) for text in texts]
     pairs: list[tuple[list[str], str | None]] = [
-        ([t.text for t in terms(q)], text if flat is None or flat(q) else None)
-        for q, text in zip(forms, texts, strict=True)
+        ([t.text for t in terms(r.query)], r.text if flat is None or flat(r.query) else None)
+        for r in readings
     ]
-    sets = candidate_sets(scorer, pairs, k)
-    return list(zip(forms, sets, strict=True))
+    return candidate_sets(scorer, pairs, k)

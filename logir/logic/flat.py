@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from logir.index.base import Scorer
+from logir.logic.contract import Composer
 from logir.logic.ranking import Ranking
+from logir.query.reading import Reading
 
 
-class Flat:
+class Flat(Composer):
     """Scores the whole query text with one call to the scorer; ignores its logic."""
 
-    name = "flat"
+    name: ClassVar[str] = "flat"
+    additive: ClassVar[bool] = True
+    reads_logical_form: ClassVar[bool] = False
 
-    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
-        idx, scores = scorer.search(queries, k)
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
+        texts = [r.text for r in readings]
+        idx, scores = scorer.search(texts, k)
         return [
-            Ranking(idx[i], scores[i], evidence={queries[i]: scores[i]})
-            for i in range(len(queries))
+            Ranking(idx[i], scores[i], evidence={texts[i]: scores[i]}) for i in range(len(texts))
         ]
 
-    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
-        return scorer.score([query], np.asarray(doc_idx, dtype=np.int64))[0]
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        return scorer.score([reading.text], doc_idx)[0]

@@ -13,12 +13,13 @@ Term scores are calibrated first (``calib``: none, minmax, sigmoid, rank; see
 top K (``fit=anchors``), which measured best of the four with BM25 on the demo, NegConstraint and
 BoolQuestions-NOT sets.
 
-The query is read with ``to_query(text, "auto")``. Composition runs over the query's candidate
-set (each term's top K plus the flat text's top K, see :mod:`logir.logic.candidates`): documents
-outside it are not ranked, even where their composed score would be high. That includes purely
-negative queries (``NOT a``): the candidates are then the flat top K and ``a``'s top K, ranked by
-the composed score, so such a query returns documents rather than nothing. ``score`` gives the
-composed score of any row, with the calibration fitted on the same candidate set as ``rank``.
+The composer reads the logical form of each Reading; its text is the flat text. Composition runs
+over the query's candidate set (each term's top K plus the flat text's top K, see
+:mod:`logir.logic.candidates`): documents outside it are not ranked, even where their composed
+score would be high. That includes purely negative queries (``NOT a``): the candidates are then the
+flat top K and ``a``'s top K, ranked by the composed score, so such a query returns documents
+rather than nothing. ``score`` gives the composed score of any row, with the calibration fitted on
+the same candidate set as ``rank``. K is the spec's ``depth``.
 
 With the sigmoid calibration (fitted on each term's own top K, never on the flat top K), ``rank``
 first composes over the terms' top K alone. A document outside all of them scores at most the
@@ -41,11 +42,12 @@ import numpy as np
 
 from logir.index.base import Scorer
 from logir.limits import MAX_DEPTH
-from logir.logic.base import MAX_SCALE, Param, StateCache
 from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
 from logir.logic.candidates import DEFAULT_K, CandidateSet, add_flat, query_candidate_sets
+from logir.logic.contract import MAX_SCALE, Composer, Param, StateCache
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Or, Query, Term, signed_terms
+from logir.query.reading import Reading
 
 Op = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Interval = tuple[float, float]
@@ -92,17 +94,18 @@ class _State:
     calib: Calibrator
 
 
-class Fuzzy:
+class Fuzzy(Composer):
     """ITLR-style composition of calibrated term scores over a candidate set."""
 
-    name = "fuzzy"
+    name: ClassVar[str] = "fuzzy"
     PARAMS: ClassVar[dict[str, Param]] = {
         "and": Param("and_op", choices=tuple(AND_OPS)),
         "or": Param("or_op", choices=tuple(OR_OPS)),
         "not": Param("not_op", choices=tuple(NOT_OPS)),
         "calib": Param("calibration", choices=CALIBRATIONS),
         "fit": Param("sigmoid_fit", choices=SIGMOID_FITS),
-        "k": Param("k", int, minimum=1, maximum=MAX_DEPTH),
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
+        "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
         "tau": Param("tau", float, minimum=-MAX_SCALE, maximum=MAX_SCALE),
         "lam": Param("lam", float, minimum=-MAX_SCALE, maximum=MAX_SCALE),
     }
@@ -113,7 +116,7 @@ class Fuzzy:
         or_op: str = "sum",
         not_op: str = "one_minus",
         calibration: str | None = None,
-        k: int = DEFAULT_K,
+        depth: int = DEFAULT_K,
         tau: float | None = None,
         lam: float | None = None,
         sigmoid_fit: str = "anchors",
@@ -136,10 +139,10 @@ class Fuzzy:
             raise ValueError(f"unknown sigmoid fit {sigmoid_fit!r}; allowed: {SIGMOID_FITS}")
         if sigmoid_fit != "anchors" and (calibration != "sigmoid" or tau is not None):
             raise ValueError("fit only applies to calib=sigmoid without tau and lam")
-        if k < 1:
-            raise ValueError(f"k must be at least 1, got {k}")
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
         self.and_op, self.or_op, self.not_op = and_op, or_op, not_op
-        self.calibration, self.k, self.tau, self.lam = calibration, k, tau, lam
+        self.calibration, self.depth, self.tau, self.lam = calibration, depth, tau, lam
         self.sigmoid_fit = sigmoid_fit
         self._states: StateCache[_State] = StateCache()
 
@@ -151,7 +154,7 @@ class Fuzzy:
             f"or={self.or_op}",
             f"not={self.not_op}",
             f"calib={self.calibration}",
-            f"k={self.k}",
+            f"depth={self.depth}",
         ]
         if self.tau is not None:
             parts += [f"tau={self.tau:g}", f"lam={self.lam:g}"]
@@ -161,18 +164,18 @@ class Fuzzy:
 
     # -- Composer -----------------------------------------------------------------------------
 
-    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
-        states = self._prepare(queries, scorer)
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
+        states = self._prepare(readings, scorer)
         composed = [self._compose_candidates(state) for state in states]
         # queries whose top k the flat top K might change: add it, compose again
-        need: dict[str, list[int]] = {}
+        need: dict[tuple[str, Query], list[int]] = {}
         for i, (state, (_, c)) in enumerate(zip(states, composed, strict=True)):
             if not state.cands.flat and not self._settled(state, c, k):
-                need.setdefault(queries[i], []).append(i)
-        items = [(states[at[0]].cands, text) for text, at in need.items()]
-        for (text, at), cands in zip(need.items(), add_flat(scorer, items, self.k), strict=True):
+                need.setdefault(_key(readings[i]), []).append(i)
+        items = [(states[at[0]].cands, key[0]) for key, at in need.items()]
+        for (key, at), cands in zip(need.items(), add_flat(scorer, items, self.depth), strict=True):
             state = replace(states[at[0]], cands=cands)
-            self._states.put(scorer, text, state)
+            self._states.put(scorer, key, state)
             for i in at:
                 states[i], composed[i] = state, self._compose_candidates(state)
         out = []
@@ -188,9 +191,9 @@ class Fuzzy:
             )
         return out
 
-    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
-        state = self._prepare([query], scorer)[0]
-        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        state = self._prepare([reading], scorer)[0]
+        doc_idx = doc_idx.ravel()
         x = state.calib.apply(state.cands.term_scores(scorer, doc_idx))
         return self.compose(state.query, state.cands.terms, x).astype(np.float32)
 
@@ -269,22 +272,28 @@ class Fuzzy:
         kth = float(np.partition(composed, n - k)[n - k])
         return kth > bound + BOUND_MARGIN * max(1.0, abs(bound))
 
-    def _prepare(self, queries: list[str], scorer: Scorer) -> list[_State]:
-        """States for ``queries``: cached ones reused, the rest built with one search call.
+    def _prepare(self, readings: list[Reading], scorer: Scorer) -> list[_State]:
+        """States for ``readings``: cached ones reused, the rest built with one search call.
 
         With the sigmoid calibration the flat top K is left out here (``rank`` adds it where
         needed); the other calibrations are fitted on the whole candidate set, flat top K included.
         """
-        found, todo = self._states.split(queries, scorer)
+        keys = [_key(r) for r in readings]
+        found, todo = self._states.split(keys, scorer)
         flat = (lambda q: False) if self.calibration == "sigmoid" else None
-        built = query_candidate_sets(scorer, todo, self.k, flat)
-        for text, (q, cands) in zip(todo, built, strict=True):
-            state = _State(
-                q, cands, fit(self.calibration, cands, self.tau, self.lam, self.sigmoid_fit)
-            )
-            found[text] = state
-            self._states.put(scorer, text, state)
-        return [found[text] for text in queries]
+        first = {key: r for key, r in zip(keys, readings, strict=True)}
+        built = query_candidate_sets(scorer, [first[key] for key in todo], self.depth, flat)
+        for key, cands in zip(todo, built, strict=True):
+            fitted = fit(self.calibration, cands, self.tau, self.lam, self.sigmoid_fit)
+            state = _State(first[key].query, cands, fitted)
+            found[key] = state
+            self._states.put(scorer, key, state)
+        return [found[key] for key in keys]
+
+
+def _key(reading: Reading) -> tuple[str, Query]:
+    """What a state depends on: the flat text and the logical form."""
+    return reading.text, reading.query
 
 
 def _evidence(query: Query, term_texts: list[str], x: np.ndarray) -> dict[str, np.ndarray]:

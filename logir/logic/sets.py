@@ -31,10 +31,11 @@ import numpy as np
 
 from logir.index.base import Scorer
 from logir.limits import MAX_DEPTH
-from logir.logic.base import Param, StateCache
 from logir.logic.candidates import CandidateSet, query_candidate_sets
+from logir.logic.contract import Composer, Param, StateCache
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Or, Query, Term, signed_terms
+from logir.query.reading import Reading
 
 DEFAULT_DEPTH = 200
 
@@ -49,10 +50,10 @@ class _Result:
     term_scores: dict[str, np.ndarray]
 
 
-class Sets:
+class Sets(Composer):
     """Intersection / union / difference of per-term top lists, re-scored by sum / max / minus."""
 
-    name = "sets"
+    name: ClassVar[str] = "sets"
     PARAMS: ClassVar[dict[str, Param]] = {
         "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH)
     }
@@ -63,16 +64,16 @@ class Sets:
         self.depth = depth
         self._results: StateCache[_Result] = StateCache()
 
-    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
         out = []
-        for res in self._prepare(queries, scorer):
+        for res in self._prepare(readings, scorer):
             evidence = {label: v[:k] for label, v in res.term_scores.items()}
             out.append(Ranking(res.rows[:k], res.scores[:k], evidence, str(res.query)))
         return out
 
-    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
-        res = self._prepare([query], scorer)[0]
-        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        res = self._prepare([reading], scorer)[0]
+        doc_idx = doc_idx.ravel()
         order = np.argsort(res.rows, kind="stable")
         sorted_rows = res.rows[order]
         pos = np.minimum(np.searchsorted(sorted_rows, doc_idx), max(len(sorted_rows) - 1, 0))
@@ -82,15 +83,17 @@ class Sets:
             out[inside] = res.scores[order[pos[inside]]]
         return out
 
-    def _prepare(self, queries: list[str], scorer: Scorer) -> list[_Result]:
-        found, todo = self._results.split(queries, scorer)
+    def _prepare(self, readings: list[Reading], scorer: Scorer) -> list[_Result]:
+        keys = [(r.text, r.query) for r in readings]
+        found, todo = self._results.split(keys, scorer)
+        first = {key: r for key, r in zip(keys, readings, strict=True)}
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
-        built = query_candidate_sets(scorer, todo, self.depth, needs_universe)
-        for text, (q, c) in zip(todo, built, strict=True):
-            res = self._merge(q, c)
-            found[text] = res
-            self._results.put(scorer, text, res)
-        return [found[t] for t in queries]
+        built = query_candidate_sets(scorer, [first[k] for k in todo], self.depth, needs_universe)
+        for key, c in zip(todo, built, strict=True):
+            res = self._merge(first[key].query, c)
+            found[key] = res
+            self._results.put(scorer, key, res)
+        return [found[key] for key in keys]
 
     def _merge(self, query: Query, cands: CandidateSet) -> _Result:
         """Evaluate the set algebra over the candidate set (each term's top list and scores)."""

@@ -2,7 +2,7 @@
 Representations for First-Stage Ranking"): the logical form becomes one query vector, built from
 its terms' vectors, and a document's score is the dot product with it.
 
-The query is read with ``to_query(text, "auto")``; each term is encoded by the scorer. With
+The composer reads the logical form of each Reading; each term is encoded by the scorer. With
 ``A``, ``B`` the vectors of two sub-queries:
 
 - NOT (``neg``) acts on the positive part ``A`` of the conjunction it sits in (the whole query for
@@ -46,10 +46,11 @@ import scipy.sparse as sp
 from logir.errors import LogirError
 from logir.index.base import Scorer, VectorScorer
 from logir.limits import MAX_DEPTH
-from logir.logic.base import MAX_WEIGHT, Param, StateCache, query_of
 from logir.logic.candidates import DEFAULT_K
+from logir.logic.contract import MAX_WEIGHT, Composer, Param, StateCache
 from logir.logic.ranking import Ranking
 from logir.query import And, Not, Or, Query, Term, terms
+from logir.query.reading import Reading
 
 NEGATIONS = ("disentangled", "nrf", "orthogonal", "subtract", "ignore")
 UNIONS = ("maxpool", "add")
@@ -84,16 +85,17 @@ class _State:
     pair_weights: np.ndarray  # [p]
 
 
-class Vectors:
+class Vectors(Composer):
     """One query vector from the logical form, scored by dot product."""
 
-    name = "vectors"
+    name: ClassVar[str] = "vectors"
     PARAMS: ClassVar[dict[str, Param]] = {
         "neg": Param("neg", choices=NEGATIONS),
         "lam": Param("lam", float, minimum=0.0, maximum=MAX_WEIGHT),
         "union": Param("union", choices=UNIONS),
         "inter": Param("inter", choices=INTERSECTIONS),
-        "k": Param("k", int, minimum=1, maximum=MAX_DEPTH),
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
+        "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
     def __init__(
@@ -102,7 +104,7 @@ class Vectors:
         lam: float | None = None,
         union: str = "maxpool",
         inter: str = "add",
-        k: int = DEFAULT_K,
+        depth: int = DEFAULT_K,
     ) -> None:
         for value, allowed, what in (
             (neg, NEGATIONS, "negation"),
@@ -115,9 +117,9 @@ class Vectors:
             raise ValueError("lam only applies to neg=nrf or neg=subtract")
         if lam is not None and lam < 0:
             raise ValueError(f"lam must be >= 0, got {lam}")
-        if k < 1:
-            raise ValueError(f"k must be at least 1, got {k}")
-        self.neg, self.union, self.inter, self.k = neg, union, inter, k
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.neg, self.union, self.inter, self.depth = neg, union, inter, depth
         self.lam = float(lam if lam is not None else DEFAULT_LAM.get(neg, 1.0))
         self._spaces: dict[int, tuple[Scorer, VectorScorer]] = {}
         self._states: StateCache[_State] = StateCache()
@@ -126,17 +128,18 @@ class Vectors:
     def spec(self) -> str:
         """The full spec string of this composer."""
         lam = f",lam={self.lam:g}" if self.neg in DEFAULT_LAM else ""
-        return f"vectors,neg={self.neg}{lam},union={self.union},inter={self.inter},k={self.k}"
+        parts = f"union={self.union},inter={self.inter},depth={self.depth}"
+        return f"vectors,neg={self.neg}{lam},{parts}"
 
     # -- Composer -----------------------------------------------------------------------------
 
-    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
         space = self.space(scorer)
-        states = self._prepare(queries, scorer, space)
+        states = self._prepare([r.query for r in readings], scorer, space)
         if not states:
             return []
         vectors = _stack([s.vector for s in states], space.lexical)
-        idx, _ = space.search_vectors(vectors, max(self.k, k))
+        idx, _ = space.search_vectors(vectors, max(self.depth, k))
         out = []
         for state, found in zip(states, idx, strict=True):
             rows = np.sort(found[found >= 0])
@@ -150,10 +153,10 @@ class Vectors:
             out.append(Ranking(rows[order], score[order], evidence, str(state.query)))
         return out
 
-    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
         space = self.space(scorer)
-        state = self._prepare([query], scorer, space)[0]
-        pos, neg = self._parts(space, state, np.asarray(doc_idx, dtype=np.int64).ravel())
+        state = self._prepare([reading.query], scorer, space)[0]
+        pos, neg = self._parts(space, state, doc_idx.ravel())
         return (pos - neg).astype(np.float32)
 
     # -- vector spaces ------------------------------------------------------------------------
@@ -200,13 +203,12 @@ class Vectors:
 
     # -- building query vectors ---------------------------------------------------------------
 
-    def _prepare(self, queries: list[str], scorer: Scorer, space: VectorScorer) -> list[_State]:
-        found, todo = self._states.split(queries, scorer)
-        forms = [query_of(text) for text in todo]
-        texts = list(dict.fromkeys(t.text for q in forms for t in terms(q)))
+    def _prepare(self, forms: list[Query], scorer: Scorer, space: VectorScorer) -> list[_State]:
+        found, todo = self._states.split(forms, scorer)
+        texts = list(dict.fromkeys(t.text for q in todo for t in terms(q)))
         encoded = space.encode_queries(texts) if texts else None
         row = {t: i for i, t in enumerate(texts)}
-        for text, q in zip(todo, forms, strict=True):
+        for q in todo:
 
             def vec(term: str) -> np.ndarray:
                 assert encoded is not None
@@ -215,9 +217,9 @@ class Vectors:
                 return np.asarray(dense, dtype=np.float64).ravel()
 
             state = self._state(q, vec, space)
-            found[text] = state
-            self._states.put(scorer, text, state)
-        return [found[text] for text in queries]
+            found[q] = state
+            self._states.put(scorer, q, state)
+        return [found[q] for q in forms]
 
     def _state(self, query: Query, vec: Any, space: VectorScorer) -> _State:
         rep = self.compose(query, vec)

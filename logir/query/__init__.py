@@ -16,6 +16,7 @@ from logir.query.ast import (
     terms,
     to_dict,
 )
+from logir.query.reading import Reading, gold, read
 from logir.query.syntax import QuerySyntaxError, parse
 from logir.query.understand import Understanding, to_query, understand
 
@@ -25,14 +26,17 @@ __all__ = [
     "Or",
     "Query",
     "QuerySyntaxError",
+    "Reading",
     "Term",
     "from_dict",
+    "gold",
     "is_purely_negative",
     "n_negations",
     "negated_terms",
     "operators",
     "parse",
     "positive_terms",
+    "read",
     "signed_terms",
     "terms",
     "to_dict",

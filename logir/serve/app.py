@@ -21,18 +21,11 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from logir.index.base import Scorer
 from logir.index.store import Index, open_index
-from logir.logic.base import ADDITIVE_COMPOSERS, Composer
-from logir.query import Not, Query, Term, negated_terms, terms, to_dict, understand
-from logir.query.understand import Understanding
-from logir.search import (
-    choose_scorer,
-    composer_input,
-    default_retriever,
-    search_hits,
-    search_retrievers,
-)
+from logir.logic import Composer, composers, get_composer
+from logir.logic.registry import additive_composers
+from logir.query import Not, Query, Reading, Term, negated_terms, read, terms, to_dict
+from logir.searcher import Searcher
 from logir.serve import errors
 from logir.serve.auth import BearerAuth
 from logir.serve.limits import BodyLimit, Limits
@@ -74,21 +67,20 @@ def n_terms(q: Query) -> int:
 
 
 class Engine:
-    """The opened index, its scorers, the lock that guards them and the worker that runs the
-    requests' work (``run``)."""
+    """The opened index (a :class:`~logir.searcher.Searcher`), the lock that guards its scorers
+    and the worker that runs the requests' work (``run``)."""
 
     def __init__(self, index: Index, limits: Limits) -> None:
+        self.searcher = Searcher(index)
         self.index = index
         self.limits = limits
         self.lock = threading.Lock()
-        self._scorers: dict[str, tuple[str, Scorer]] = {}
-        self.default_retriever = default_retriever(index)
-        self.retrievers = search_retrievers(index)
-        # read the documents, load the default scorer and the natural-language reader now, so
-        # that no request pays for them
+        self.default_retriever = self.searcher.default_retriever
+        self.retrievers = self.searcher.retrievers
+        # read the documents and load the natural-language reader now (the default scorer is
+        # loaded by the Searcher), so that no request pays for them
         _ = index.docs
-        self.scorer(None)
-        understand("warm up the reader", "natural")
+        read("warm up the reader", "natural")
         self.worker = Worker("logir-search", max_waiting=limits.max_waiting)
         weakref.finalize(self, self.worker.close)  # the thread ends with the engine
 
@@ -96,54 +88,40 @@ class Engine:
         """``job()`` on the worker thread, within the request deadline (else Unavailable)."""
         return await self.worker.run(job, self.limits.request_timeout_s)
 
-    def scorer(self, retriever: str | None) -> tuple[str, Scorer]:
-        key = retriever or self.default_retriever
-        if key not in self._scorers:
-            self._scorers[key] = choose_scorer(self.index, key)
-        return self._scorers[key]
-
-    def read(self, text: str, mode: str) -> Understanding:
-        u = understand(text, mode)
-        found = n_terms(u.query)
+    def read(self, text: str, mode: str) -> Reading:
+        """``text`` read once; a logical form with more than ``max_terms`` terms is refused."""
+        reading = self.searcher.read(text, mode)
+        found = n_terms(reading.query)
         if found > self.limits.max_terms:
             raise errors.TooManyTerms(
                 f"field 'query': its logical form has {found} terms; "
                 f"at most {self.limits.max_terms} are allowed"
             )
-        return u
+        return reading
 
     def parse(self, text: str, mode: str) -> dict[str, Any]:
         with self.lock:
-            u = self.read(text, mode)
-        return _reading(text, u)
+            reading = self.read(text, mode)
+        return _reading(reading)
 
     def search(
-        self,
-        text: str,
-        mode: str,
-        composer_spec: str,
-        k: int,
-        retriever: str | None,
-        composer: Composer | None = None,
+        self, text: str, mode: str, spec: str, k: int, retriever: str | None, composer: Composer
     ) -> dict[str, Any]:
-        """One search; ``composer`` is the one ``composer_spec`` names, when already built."""
-        from logir.logic import get_composer
-
-        composer = composer or get_composer(composer_spec)
+        """One search with ``composer``, the one ``spec`` names (built before queueing)."""
         with self.lock:
-            u = self.read(text, mode)
-            given = composer_input(text, mode, composer, u)
-            name, scorer = self.scorer(retriever)
-            ranking, hits = search_hits(self.index, scorer, composer, given, k)
+            found = self.searcher.search(
+                self.read(text, mode), k=k, composer=composer, retriever=retriever
+            )
         return {
-            **_reading(text, u),
-            "composer": composer_spec,
-            "retriever": name,
+            **_reading(found.reading),
+            "composer": spec,
+            "retriever": found.retriever,
             "k": k,
-            "composer_input": given,
-            "composer_logical_form": ranking.logical_form,
-            "evidence_is_additive": composer.name in ADDITIVE_COMPOSERS,
-            "hits": hits,
+            "composer_input": text,
+            "composer_logical_form": found.logical_form,
+            "evidence_is_additive": found.additive,
+            "explanation": found.explanation,
+            "hits": [h.to_dict() for h in found.hits],
         }
 
 
@@ -154,16 +132,16 @@ def _json(model: type[BaseModel], content: dict[str, Any]) -> Response:
     return Response(body, media_type="application/json")
 
 
-def _reading(text: str, u: Understanding) -> dict[str, Any]:
+def _reading(r: Reading) -> dict[str, Any]:
     return {
-        "query": text,
-        "mode_used": u.mode_used,
-        "logical_form": str(u.query),
-        "tree": to_dict(u.query),
-        "terms": [t.text for t in terms(u.query)],
-        "negated": [t.text for t in negated_terms(u.query)],
-        "spans": {t: list(s) for t, s in u.spans.items()},
-        "notes": list(u.notes),
+        "query": r.text,
+        "mode_used": r.mode_used,
+        "logical_form": str(r.query),
+        "tree": to_dict(r.query),
+        "terms": [t.text for t in terms(r.query)],
+        "negated": [t.text for t in negated_terms(r.query)],
+        "spans": {t: list(s) for t, s in r.spans.items()},
+        "notes": list(r.notes),
     }
 
 
@@ -175,8 +153,6 @@ def create_app(
     With ``token`` every route but ``/healthz``, the pages, their assets and the API docs needs
     ``Authorization: Bearer TOKEN``.
     """
-    from logir.logic.base import _registry
-
     limits = limits or Limits()
     engine = Engine(open_index(index_dir), limits)
     ParseRequest, SearchRequest = request_models(limits)
@@ -209,8 +185,8 @@ def create_app(
             "n_docs": engine.index.n_docs,
             "retrievers": engine.retrievers,
             "default_retriever": engine.default_retriever,
-            "composers": sorted(_registry()),
-            "additive_composers": sorted(ADDITIVE_COMPOSERS),
+            "composers": sorted(composers()),
+            "additive_composers": additive_composers(),
             "limits": asdict(limits),
             "auth": bool(token),
         }
@@ -224,8 +200,6 @@ def create_app(
     @app.post("/search", response_model=SearchResponse, responses=_ERRORS, tags=["query"])
     async def search(body: SearchRequest) -> Response:  # type: ignore[valid-type]
         """Rank the documents for a query; each hit carries the evidence of each part."""
-        from logir.logic import get_composer
-
         b: Any = body
         composer = get_composer(b.composer)  # a bad spec is answered at once, without queueing
 

@@ -56,8 +56,9 @@ def request_models(limits: Limits) -> tuple[type[BaseModel], type[BaseModel]]:
             "auto",
             min_length=1,
             max_length=MAX_COMPOSER_CHARS,
-            description="Composer spec NAME[,key=value...]: flat, auto, hybrid, fuzzy, sets, "
-            "vectors (e.g. fuzzy,and=min).",
+            description="Composer spec NAME[,key=value...]: flat, auto, exclusion (formerly "
+            "hybrid), fuzzy, sets, vectors (e.g. fuzzy,and=min,depth=200: depth is the "
+            "candidates per term, k the hits returned).",
         )
         k: int = Field(
             10, strict=True, ge=1, le=limits.max_k, description=f"Hits, 1 to {limits.max_k}."
@@ -107,14 +108,18 @@ class SearchResponse(ParseResponse):
     retriever: str
     k: int
     composer_input: str = Field(
-        description="The text handed to the composer (the query, or its canonical logical form "
-        "when the composer's own reading would differ from the requested mode)."
+        description="Deprecated: the query text. The composer is handed the reading itself "
+        "(mode_used, logical_form, notes); composer_logical_form is the form it ranked by."
     )
     composer_logical_form: str | None = Field(
         description="The logical form the composer used (null when it ranked the text as is)."
     )
     evidence_is_additive: bool = Field(
         description="True when each hit's evidence values add up to its score."
+    )
+    explanation: list[str] = Field(
+        description="What `logir search --explain` prints: the form ranked by, what the composer "
+        "decided for this query and why, what the evidence numbers mean."
     )
     hits: list[Hit]
 

@@ -53,7 +53,7 @@ def test_evaluate_records_rewrites_and_fallbacks(tmp_path: Path) -> None:
     with FakeLLMServer(answer_tiny) as srv:
         cfg = LLMConfig(base_url=srv.base_url, model="fake", cache_dir=tmp_path, max_retries=0)
         with ChatClient(cfg) as llm:
-            res = evaluate(ds, ["bm25", "bm25:hyde,n=2"], depth=4, llm=llm)
+            res = evaluate(ds, ["bm25", "bm25:hyde,n=2"], k=4, llm=llm)
     flat, hyde = res.systems
     assert flat.per_query["q1"]["nDCG@10"] < 1.0 and hyde.overall["nDCG@10"] == 1.0
     rw = hyde.extra["rewrite"]
@@ -67,7 +67,7 @@ def test_evaluate_records_rewrites_and_fallbacks(tmp_path: Path) -> None:
         max_retries=0,
     )
     with ChatClient(down) as llm:
-        res = evaluate(ds, ["bm25", "bm25:lamer,n=2", "bm25:hyde,n=2"], depth=4, llm=llm)
+        res = evaluate(ds, ["bm25", "bm25:lamer,n=2", "bm25:hyde,n=2"], k=4, llm=llm)
     flat, lamer, hyde = res.systems
     for rewriter in (lamer, hyde):
         assert rewriter.overall == flat.overall and rewriter.per_query == flat.per_query

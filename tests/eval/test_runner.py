@@ -33,7 +33,7 @@ def tiny() -> Dataset:
 
 
 def test_run_file_reproduces_printed_ndcg(tmp_path: Path) -> None:
-    res = evaluate(tiny(), ["bm25"], depth=5, runs_dir=tmp_path)
+    res = evaluate(tiny(), ["bm25"], k=5, runs_dir=tmp_path)
     run = read_run(tmp_path / "bm25.trec")
     assert set(run) == {"q1", "q2", "q3"}
     ev = pytrec_eval.RelevanceEvaluator(tiny().qrels, {"ndcg_cut_10"})
@@ -43,7 +43,7 @@ def test_run_file_reproduces_printed_ndcg(tmp_path: Path) -> None:
 
 
 def test_logic_metrics_only_on_labelled_queries() -> None:
-    res = evaluate(tiny(), ["bm25"], depth=10)
+    res = evaluate(tiny(), ["bm25"], k=10)
     s = res.systems[0]
     assert "PairAcc" in s.per_query["q2"] and "PairAcc" not in s.per_query["q1"]
     # "vitamin D but not bone" matches d2 (vitamin, D, bone) above d1 (vitamin, D): flat fails
@@ -54,7 +54,7 @@ def test_logic_metrics_only_on_labelled_queries() -> None:
 
 
 def test_significance_against_first_system() -> None:
-    res = evaluate(tiny(), ["bm25", "bm25:flat"], depth=5)
+    res = evaluate(tiny(), ["bm25", "bm25:flat"], k=5)
     sig = res.significance["bm25:flat vs bm25"]
     assert sig["measure_diff"] == 0.0 and sig["p_ttest"] == 1.0
 
@@ -78,7 +78,7 @@ def test_multiconir_win_and_flip_rates() -> None:
 
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "multiconir"
     ds = load_benchmark("multiconir", fixture)
-    res = evaluate(ds, ["bm25"], depth=10)
+    res = evaluate(ds, ["bm25"], k=10)
     extra = res.systems[0].extra
     assert set(extra["win_rate"]) == {"instruction", "descriptive"}
     assert set(extra["win_rate"]["instruction"]) == {str(k) for k in range(1, 11)}

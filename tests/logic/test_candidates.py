@@ -61,7 +61,7 @@ def test_k_at_least_corpus_covers_it_and_equals_full_scoring(fake) -> None:
     assert cs.rows.tolist() == list(range(6))
     full = scorer.score(["a", "q", "b"])
     assert np.array_equal(cs.scores, full)
-    composer = Fuzzy(calibration="minmax", k=10)
+    composer = Fuzzy(calibration="minmax", depth=10)
     ranking = composer.rank([str(q)], scorer, 6)[0]
     x = fit("minmax", cs).apply(full)
     expected = composer.compose(q, ["a", "q", "b"], x)
@@ -96,11 +96,11 @@ def test_dense_logical_query_encodes_each_text_once(monkeypatch: pytest.MonkeyPa
     query = '"a" AND ("b" OR NOT "c")'
     # the three terms in one encoder call; the typed query only when its top K can matter
     # (here it can: 5 candidates per term are too few to settle a top 10), in a second call
-    Fuzzy(k=5).rank([query], scorer, 10)
+    Fuzzy(depth=5).rank([query], scorer, 10)
     assert calls == [["a", "b", "c"], [query]]
     calls.clear()
     scorer._queries.clear()
-    Fuzzy(k=20).rank([query], scorer, 3)  # settled by the terms' top 20 alone
+    Fuzzy(depth=20).rank([query], scorer, 3)  # settled by the terms' top 20 alone
     assert calls == [["a", "b", "c"]]
     # the candidate-set code asked for every text in one call
     calls.clear()

@@ -7,6 +7,7 @@ import pytest
 
 from logir.index.lexical import BM25Scorer
 from logir.logic.fuzzy import Fuzzy
+from logir.query.reading import read
 
 # raw scores of three terms over four documents; calib=none keeps them as truth values
 ROWS = {
@@ -20,7 +21,7 @@ A, B, C = (np.array(ROWS[t]) for t in "abc")
 def composed(fake, query: str, **params: str) -> np.ndarray:
     """Composed scores of all four documents, in row order (checked against rank)."""
     scorer = fake(ROWS)
-    composer = Fuzzy(calibration="none", k=10, **params)
+    composer = Fuzzy(calibration="none", depth=10, **params)
     ranking = composer.rank([query], scorer, 4)[0]
     assert sorted(ranking.doc_idx.tolist()) == [0, 1, 2, 3]
     by_row = np.empty(4)
@@ -73,10 +74,10 @@ def test_rank_and_score_agree_inside_and_outside_candidates(fake, calib: str) ->
     rng = np.random.default_rng(1)
     scorer = fake({t: rng.random(40).tolist() for t in ("x", "y", "z")})
     query = '("x" OR "y") AND NOT "z"'
-    composer = Fuzzy(calibration=calib, k=5)
+    composer = Fuzzy(calibration=calib, depth=5)
     r = composer.rank([query], scorer, 40)[0]
     assert 5 <= len(r) < 40  # only candidates are ranked
-    fresh = Fuzzy(calibration=calib, k=5)  # no cached state: recomputes the same statistics
+    fresh = Fuzzy(calibration=calib, depth=5)  # no cached state: recomputes the same statistics
     assert np.array_equal(fresh.score(query, scorer, r.doc_idx), r.scores)
     outside = np.setdiff1d(np.arange(40), r.doc_idx)
     assert np.isfinite(fresh.score(query, scorer, outside)).all()
@@ -84,7 +85,7 @@ def test_rank_and_score_agree_inside_and_outside_candidates(fake, calib: str) ->
 
 def test_purely_negative_query_returns_documents(fake) -> None:
     scorer = fake({"a": [0.9, 0.0, 0.3, 0.6]})
-    r = Fuzzy(calibration="none", k=2).rank(['NOT "a"'], scorer, 10)[0]
+    r = Fuzzy(calibration="none", depth=2).rank(['NOT "a"'], scorer, 10)[0]
     # candidates: a's top 2 (rows 0, 3) and the flat top 2 (all zero -> rows 0, 1)
     assert r.doc_idx.tolist() == [1, 3, 0]
     assert r.scores.tolist() == pytest.approx([1.0, 0.4, 0.1])
@@ -107,7 +108,8 @@ def test_constructor_validation() -> None:
     assert Fuzzy(tau=0.5, lam=2.0).calibration == "sigmoid"
     with pytest.raises(ValueError):
         Fuzzy(calibration="minmax", sigmoid_fit="cdf")
-    assert Fuzzy().spec == "fuzzy,and=product,or=sum,not=one_minus,calib=sigmoid,fit=anchors,k=100"
+    spec = "fuzzy,and=product,or=sum,not=one_minus,calib=sigmoid,fit=anchors,depth=100"
+    assert Fuzzy().spec == spec
 
 
 CORPUS = [
@@ -185,11 +187,11 @@ def test_leaving_the_flat_top_k_out_changes_no_ranking(
         return candidates.add_flat(scorer, items, k)
 
     monkeypatch.setattr(fuzzy, "add_flat", counting_add_flat)
-    pruned = Fuzzy(k=8, **params)  # type: ignore[arg-type]
+    pruned = Fuzzy(depth=8, **params)  # type: ignore[arg-type]
     got = {5: pruned.rank(queries, scorer, 5)}
     completed = len(added)  # queries whose top 5 the flat top K might change
     got.update({k: pruned.rank(queries, scorer, k) for k in (1, 12)})
-    always = Fuzzy(k=8, **params)  # type: ignore[arg-type]
+    always = Fuzzy(depth=8, **params)  # type: ignore[arg-type]
     monkeypatch.setattr(always, "_settled", lambda *args: False)  # the flat top K every time
     for k, rankings in got.items():
         for one, two in zip(rankings, always.rank(queries, scorer, k), strict=True):
@@ -208,8 +210,8 @@ def test_outside_bound_holds_for_every_document(fake, and_op: str, not_op: str) 
     for trial in range(30):
         scorer = fake({t: rng.normal(size=60).tolist() for t in ("a", "b", "c")})
         query = SHAPES[trial % 6].format("a", "b", "c")  # every shape with three terms
-        composer = Fuzzy(and_op=and_op, not_op=not_op, k=6)
-        state = composer._prepare([query], scorer)[0]
+        composer = Fuzzy(and_op=and_op, not_op=not_op, depth=6)
+        state = composer._prepare([read(query)], scorer)[0]
         bound = composer._outside_bound(state)
         assert bound is not None
         inside = set(state.cands.top_rows.ravel().tolist())
@@ -243,7 +245,7 @@ class _PlainScorer:
 
 @pytest.mark.parametrize("spec", ["fuzzy", "fuzzy,calib=minmax,and=min", "sets", "sets,depth=5"])
 def test_bm25_fast_paths_rank_as_plain_search_and_score(spec: str) -> None:
-    from logir.logic.base import get_composer
+    from logir.logic import get_composer
 
     scorer = BM25Scorer.build(_corpus(400, 5))
     pairs = [f'"{a} {b}"' for a, b in zip(WORDS, WORDS[1:] + WORDS[:1], strict=True)]

@@ -8,8 +8,8 @@ import pytest
 
 from logir.errors import LogirError
 from logir.limits import MAX_DEPTH
-from logir.logic import get_composer
-from logir.logic.base import LRU, Param, _registry, query_of
+from logir.logic import composers, get_composer
+from logir.logic.contract import LRU, Param
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_a_long_value_is_cut_short_in_the_message() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["sets,depth=10000", "fuzzy,k=10000", "hybrid,beta=0,tau=0", "auto,beta=1000"]
+    "spec", ["sets,depth=10000", "fuzzy,depth=10000", "exclusion,beta=0,tau=0", "auto,beta=1000"]
 )
 def test_values_at_the_bounds_are_accepted(spec: str) -> None:
     get_composer(spec)
@@ -61,8 +61,8 @@ def test_values_at_the_bounds_are_accepted(spec: str) -> None:
 
 def test_every_numeric_parameter_is_bounded() -> None:
     checked = 0
-    for name, cls in _registry().items():
-        for key, param in getattr(cls, "PARAMS", {}).items():
+    for name, cls in composers().items():
+        for key, param in cls.PARAMS.items():
             if param.kind not in (int, float):
                 continue
             assert param.minimum is not None and param.maximum is not None, (name, key)
@@ -88,15 +88,10 @@ def test_lru_keeps_the_most_recently_used() -> None:
     assert len(cache) == 2
 
 
-def test_query_cache_stays_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    from logir.logic import base
+def test_no_module_keeps_a_global_query_cache() -> None:
+    from logir.logic import contract
 
-    bound = 50
-    monkeypatch.setattr(base, "_QUERIES", LRU(bound))
-    for i in range(10 * bound):
-        query_of(f"topic{i} AND NOT other{i}")
-    assert len(base._QUERIES) == bound
-    assert base._QUERIES.get(f"topic{10 * bound - 1} AND NOT other{10 * bound - 1}") is not None
+    assert not hasattr(contract, "_QUERIES") and not hasattr(contract, "query_of")
 
 
 def test_plan_cache_of_auto_stays_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,9 +10,9 @@ from logir.errors import LogirError
 from logir.eval.runner import evaluate
 from logir.eval.systems import parse_system
 from logir.logic import get_composer
-from logir.logic.base import parse_spec
 from logir.logic.flat import Flat
 from logir.logic.fuzzy import Fuzzy
+from logir.logic.registry import parse_spec
 from logir.logic.sets import Sets
 
 
@@ -21,13 +21,13 @@ def test_names_and_defaults() -> None:
     assert isinstance(get_composer("sets"), Sets)
     fz = get_composer("fuzzy")
     assert isinstance(fz, Fuzzy)
-    assert (fz.and_op, fz.or_op, fz.not_op, fz.k) == ("product", "sum", "one_minus", 100)
+    assert (fz.and_op, fz.or_op, fz.not_op, fz.depth) == ("product", "sum", "one_minus", 100)
 
 
 def test_parameters_are_converted() -> None:
-    fz = get_composer(" fuzzy, and=min ,or=max,not=inverse,calib=minmax,k=50 ")
+    fz = get_composer(" fuzzy, and=min ,or=max,not=inverse,calib=minmax,depth=50 ")
     assert isinstance(fz, Fuzzy)
-    assert (fz.and_op, fz.or_op, fz.not_op, fz.calibration, fz.k) == (
+    assert (fz.and_op, fz.or_op, fz.not_op, fz.calibration, fz.depth) == (
         "min",
         "max",
         "inverse",
@@ -47,8 +47,9 @@ def test_parameters_are_converted() -> None:
 @pytest.mark.parametrize(
     ("spec", "fragments"),
     [
-        ("fizzy", ["'fizzy'", "auto, flat, fuzzy, hybrid, sets, vectors"]),
-        ("fuzzy,depth=3", ["'depth'", "and, or, not, calib, fit, k, tau, lam"]),
+        ("fizzy", ["'fizzy'", "auto, exclusion, flat, fuzzy, sets, vectors"]),
+        ("fuzzy,size=3", ["'size'", "and, or, not, calib, fit, depth, tau, lam"]),
+        ("fuzzy,k=3,depth=4", ["'k'", "'depth'", "write 'depth' only"]),
         ("fuzzy,fit=spline", ["'spline'", "anchors, cdf"]),
         ("fuzzy,calib=rank,fit=cdf", ["fit only applies"]),
         ("fuzzy,and=max", ["'max'", "'and'", "product, sum, min"]),
@@ -83,7 +84,7 @@ def test_system_names_split_on_the_first_colon() -> None:
 def test_eval_end_to_end_writes_the_run_file(tmp_path: Path, tiny_logic_dataset) -> None:
     ds = tiny_logic_dataset
     systems = ["bm25", "bm25:fuzzy,and=min", "bm25:sets"]
-    res = evaluate(ds, systems, depth=4, runs_dir=tmp_path)
+    res = evaluate(ds, systems, k=4, runs_dir=tmp_path)
     assert (tmp_path / "bm25_fuzzy,and=min.trec").is_file()
     by_name = {s.name: s for s in res.systems}
     assert by_name["bm25:fuzzy,and=min"].overall["PairAcc"] == 1.0
@@ -92,7 +93,7 @@ def test_eval_end_to_end_writes_the_run_file(tmp_path: Path, tiny_logic_dataset)
 
 
 def test_state_cache_is_per_scorer_and_bounded(fake) -> None:
-    from logir.logic.base import StateCache
+    from logir.logic.contract import StateCache
 
     a, b = fake({"x": [1.0]}), fake({"x": [1.0]})
     cache: StateCache[int] = StateCache(limit=2)
@@ -104,3 +105,34 @@ def test_state_cache_is_per_scorer_and_bounded(fake) -> None:
     cache.split(["q1"], a)  # q1 is now the most recently used
     cache.put(a, "q3", 3)
     assert len(cache) == 2 and cache.split(["q2"], a) == ({}, ["q2"])
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "attr"),
+    [
+        ("fuzzy,k=7", "fuzzy,depth=7", "depth"),
+        ("vectors,k=7", "vectors,depth=7", "depth"),
+        ("auto,k=7", "auto,depth=7", "depth"),
+        ("hybrid,beta=0.4", "exclusion,beta=0.4", "beta"),
+    ],
+)
+def test_old_names_still_work_with_a_deprecation_warning(old: str, new: str, attr: str) -> None:
+    from logir.logic.registry import deprecations
+
+    with pytest.warns(DeprecationWarning):
+        was = get_composer(old)
+    now = get_composer(new)
+    assert type(was) is type(now) and getattr(was, attr) == getattr(now, attr)
+    assert deprecations(old) and not deprecations(new)
+
+
+def test_composer_facts_are_on_the_contract() -> None:
+    from logir.logic import composers
+    from logir.logic.contract import Composer
+    from logir.logic.registry import additive_composers
+
+    assert set(additive_composers()) == {"auto", "exclusion", "flat"}
+    named = composers()
+    assert "hybrid" not in named and all(issubclass(c, Composer) for c in named.values())
+    assert {n for n, c in named.items() if c.uses_llm} == {"agr", "hyde", "inter", "lamer"}
+    assert get_composer("fuzzy").stats() == {} and get_composer("flat").explain is not None

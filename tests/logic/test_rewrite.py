@@ -13,9 +13,9 @@ from logir.index.dense import DenseScorer
 from logir.index.lexical import BM25Scorer
 from logir.llm import ChatClient, LLMConfig
 from logir.logic import get_composer
-from logir.logic.base import uses_llm
 from logir.logic.flat import Flat
-from logir.logic.rewrite import DOWN_AFTER, Expansion, Rewriter
+from logir.logic.registry import uses_llm
+from logir.logic.rewriters.rewrite import DOWN_AFTER, Expansion, Rewriter
 from tests.llm.fakeserver import FakeLLMServer, Reply
 from tests.ports import free_port as closed_port
 

@@ -13,8 +13,8 @@ from logir.index.hybrid import HybridScorer
 from logir.index.lexical import BM25Scorer
 from logir.index.sparse import SparseScorer
 from logir.logic import get_composer
-from logir.logic.base import query_of
 from logir.logic.vectors import Vectors
+from logir.query import to_query as query_of
 
 # vocabulary:   birds fly colombia venezuela andes
 VOCAB = ["birds", "fly", "colombia", "venezuela", "andes"]
@@ -169,7 +169,7 @@ QUERIES = [
     [
         "vectors",
         "vectors,neg=orthogonal,union=add",
-        "vectors,neg=subtract,inter=cpt,k=20",
+        "vectors,neg=subtract,inter=cpt,depth=20",
         "vectors,neg=ignore",
     ],
 )
@@ -231,9 +231,9 @@ def test_bad_specs(spec: str, fragment: str) -> None:
 
 
 def test_spec_round_trip() -> None:
-    comp = get_composer("vectors,neg=subtract,union=add,inter=cpt,k=50")
+    comp = get_composer("vectors,neg=subtract,union=add,inter=cpt,depth=50")
     assert isinstance(comp, Vectors)
-    assert comp.spec == "vectors,neg=subtract,lam=1,union=add,inter=cpt,k=50"
+    assert comp.spec == "vectors,neg=subtract,lam=1,union=add,inter=cpt,depth=50"
     assert isinstance(get_composer(comp.spec), Vectors)
 
 
@@ -243,7 +243,7 @@ def test_systems_and_eval_end_to_end(tiny_logic_dataset) -> None:
 
     assert parse_system("splade:vectors,neg=nrf").retriever == "splade"
     ds = tiny_logic_dataset
-    res = evaluate(ds, ["bm25", "bm25:vectors", "bm25:vectors,neg=ignore"], depth=4)
+    res = evaluate(ds, ["bm25", "bm25:vectors", "bm25:vectors,neg=ignore"], k=4)
     pair = {s.name: s.overall["PairAcc"] for s in res.systems}
     # "vitamin D" alone prefers the shorter d2; only a penalty on "bone" puts d1 first
     assert pair == {"bm25": 0.0, "bm25:vectors": 1.0, "bm25:vectors,neg=ignore": 0.0}

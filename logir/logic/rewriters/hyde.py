@@ -9,7 +9,7 @@ Spec: ``hyde[,n=4][,temperature=0.5]``.
 from __future__ import annotations
 
 from logir.index.base import Scorer
-from logir.logic.rewrite import Rewriter
+from logir.logic.rewriters.rewrite import Rewriter
 
 
 def hypothetical_prompt(query: str) -> str:

@@ -1,6 +1,6 @@
 """Query rewriting with an LLM: what HyDE, LameR, InteR and AGR share.
 
-A rewriter asks an LLM for passages that might answer the query (each method asks differently:
+A rewriter asks an LLM for passages that might answer the query text (each method asks differently:
 ``hyde.py``, ``lamer.py``, ``inter.py``, ``agr.py``), then retrieves with the query *expanded*
 by them:
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,9 +34,10 @@ import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import Scorer, VectorScorer
-from logir.logic.base import MAX_SAMPLES, Param, StateCache
+from logir.logic.contract import MAX_SAMPLES, Composer, Param, StateCache
 from logir.logic.flat import Flat
 from logir.logic.ranking import Ranking
+from logir.query.reading import Reading
 from logir.text import clip
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def sample_messages(prompt: str) -> Messages:
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
 
 
-class Rewriter(ABC):
+class Rewriter(Composer):
     """Base of the rewriting composers: LLM calls, fallbacks, and retrieval with an expansion.
 
     A subclass implements ``expand(queries, scorer)``: for each query, the passages the LLM wrote
@@ -127,7 +128,8 @@ class Rewriter(ABC):
 
     name: ClassVar[str] = "rewrite"
     #: get_composer gives these composers the ChatClient and the corpus texts
-    USES_LLM: ClassVar[bool] = True
+    uses_llm: ClassVar[bool] = True
+    reads_logical_form: ClassVar[bool] = False
     PARAMS: ClassVar[dict[str, Param]] = {
         "n": Param("n", int, minimum=1, maximum=MAX_SAMPLES),
         "temperature": Param("temperature", float, minimum=0.0, maximum=2.0),
@@ -161,8 +163,8 @@ class Rewriter(ABC):
 
     # -- Composer -----------------------------------------------------------------------------
 
-    def rank(self, queries: list[str], scorer: Scorer, k: int) -> list[Ranking]:
-        states = self._prepare(queries, scorer)
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
+        states = self._prepare([r.text for r in readings], scorer)
         out = []
         for state, (rows, scores) in zip(states, self._top(states, scorer, k), strict=True):
             e = state.expansion
@@ -172,11 +174,11 @@ class Rewriter(ABC):
             out.append(Ranking(rows, scores, {label: scores}))
         return out
 
-    def score(self, query: str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
-        state = self._prepare([query], scorer)[0]
-        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        state = self._prepare([reading.text], scorer)[0]
+        doc_idx = doc_idx.ravel()
         if not state.expansion.passages:
-            return Flat().score(query, scorer, doc_idx)
+            return Flat().score(reading, scorer, doc_idx)
         return self._score(state, scorer, doc_idx)
 
     def expansion(self, query: str, scorer: Scorer) -> Expansion:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from logir.index.base import Scorer
 from logir.limits import MAX_DEPTH
-from logir.logic.base import MAX_SAMPLES, Param
-from logir.logic.hyde import hypothetical_prompt
-from logir.logic.rewrite import Expansion, Rewriter, numbered
+from logir.logic.contract import MAX_SAMPLES, Param
+from logir.logic.rewriters.hyde import hypothetical_prompt
+from logir.logic.rewriters.rewrite import Expansion, Rewriter, numbered
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient

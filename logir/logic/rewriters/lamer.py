@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from logir.index.base import Scorer
 from logir.limits import MAX_DEPTH
-from logir.logic.base import Param
-from logir.logic.rewrite import Rewriter, numbered
+from logir.logic.contract import Param
+from logir.logic.rewriters.rewrite import Rewriter, numbered
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient

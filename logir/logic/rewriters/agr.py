@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from logir.index.base import Scorer
 from logir.limits import MAX_DEPTH
-from logir.logic.base import MAX_SAMPLES, Param
-from logir.logic.rewrite import SYSTEM, Rewriter, numbered, sample_messages
+from logir.logic.contract import MAX_SAMPLES, Param
+from logir.logic.rewriters.rewrite import SYSTEM, Rewriter, numbered, sample_messages
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient

@@ -1,0 +1,205 @@
+"""The Composer contract: the base class, spec parameters (``Param``) and per-query caches.
+
+The names of the composers and their ``NAME[,key=value,...]`` specs live in ``registry.py``."""
+
+from __future__ import annotations
+
+import math
+import threading
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from logir.errors import LogirError
+from logir.index.base import Scorer
+from logir.logic.ranking import Ranking
+from logir.query.reading import Reading
+
+MAX_WEIGHT = 1000.0
+"""Largest weight a spec may give a penalty or a mix (``exclusion,beta=``, ``vectors,lam=``)."""
+
+MAX_SCALE = 1e6
+"""Largest magnitude of a fixed calibration threshold or slope (``fuzzy,tau=,lam=``)."""
+
+MAX_SAMPLES = 64
+"""Most LLM samples, sub-queries or rounds a rewriter spec may ask for per query."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One spec parameter: the constructor argument it sets, its type and what it accepts.
+
+    A number must be finite and lie in ``[minimum, maximum]``; an integer must be written as one
+    (``k=1e12`` is refused, not converted). Numeric parameters declare both bounds.
+    """
+
+    arg: str
+    kind: type = str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    renamed_to: str = ""  # a deprecated key: the key to write instead
+
+    def __post_init__(self) -> None:
+        if self.kind in (int, float) and (self.minimum is None or self.maximum is None):
+            raise TypeError(f"numeric parameter {self.arg!r} needs a minimum and a maximum")
+
+    def convert(self, composer: str, key: str, value: str) -> Any:
+        """``value`` as the constructor wants it, or a LogirError saying what is allowed."""
+        bad = f"bad value {_shown(value)} for {composer} parameter {key!r}"
+        if self.choices:
+            if value not in self.choices:
+                raise LogirError(f"{bad}; allowed: {', '.join(self.choices)}")
+            return value
+        if self.kind not in (int, float):
+            return self.kind(value)
+        assert self.minimum is not None and self.maximum is not None
+        what = "an integer" if self.kind is int else "a finite number"
+        allowed = f"{bad}; expected {what} from {self.minimum:g} to {self.maximum:g}"
+        try:
+            out = self.kind(value)
+        except ValueError:  # "1e12" or "1.5" for an integer, "x" for anything
+            raise LogirError(allowed) from None
+        if not math.isfinite(out) or not self.minimum <= out <= self.maximum:
+            raise LogirError(allowed)
+        return out
+
+
+def _shown(value: str) -> str:
+    """``value`` quoted, cut short when long (a spec is echoed back in errors)."""
+    return repr(value) if len(value) <= 40 else f"{value[:37]!r}..."
+
+
+class Composer(ABC):
+    """Turns Readings into rankings using a scorer; never re-encodes documents.
+
+    - ``rank(readings, scorer, k)`` -> one Ranking per reading, best first, at most ``k`` hits.
+    - ``score(reading, scorer, doc_idx)`` -> the composed score of the given document rows; the
+      same numbers ``rank`` would give those documents (metrics such as pairwise accuracy read it).
+
+    A plain ``str`` is accepted wherever a Reading is, and read with ``read(text, "auto")``.
+    Subclasses implement ``rank_readings`` and ``score_reading``, and declare their facts:
+    ``PARAMS`` (spec keys), ``additive`` (each hit's evidence values add up to its score),
+    ``uses_llm`` (the registry gives it an LLM client and the corpus texts) and
+    ``reads_logical_form`` (False: it ranks the reading's text alone, as flat and the rewriters do).
+    """
+
+    name: ClassVar[str] = ""
+    PARAMS: ClassVar[dict[str, Param]] = {}
+    additive: ClassVar[bool] = False
+    uses_llm: ClassVar[bool] = False
+    reads_logical_form: ClassVar[bool] = True
+
+    def rank(self, readings: Sequence[Reading | str], scorer: Scorer, k: int) -> list[Ranking]:
+        """One Ranking of at most ``k`` hits per reading."""
+        return self.rank_readings([as_reading(r) for r in readings], scorer, k)
+
+    def score(self, reading: Reading | str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        """The composed score of each row of ``doc_idx``."""
+        return self.score_reading(as_reading(reading), scorer, np.asarray(doc_idx, np.int64))
+
+    @abstractmethod
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
+        """``rank`` over Readings."""
+
+    @abstractmethod
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        """``score`` of one Reading."""
+
+    def explain(self, reading: Reading) -> str | None:
+        """One line on how this composer ranks ``reading`` (None: nothing beyond its form)."""
+        return None
+
+    def stats(self) -> dict[str, Any]:
+        """Counters this composer keeps over the queries it ranked (LLM fallbacks ...)."""
+        return {}
+
+
+def as_reading(item: Reading | str) -> Reading:
+    """``item`` itself, or the Reading of a text in ``auto`` mode."""
+    if isinstance(item, Reading):
+        return item
+    from logir.query import reading
+
+    return reading.read(item, "auto")
+
+
+T = TypeVar("T")
+
+
+class StateCache(Generic[T]):
+    """Per-query states of a composer, keyed by (scorer, query key); least recently used first out.
+
+    A query key is whatever the composer's state depends on (the text, the logical form, or
+    both). ``split`` returns the cached states and the keys still to build (each once, in order);
+    ``put`` stores a built one. A state belongs to the scorer it was built with.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._d: OrderedDict[tuple[int, Hashable], tuple[Scorer, T]] = OrderedDict()
+
+    def split(
+        self, keys: Sequence[Hashable], scorer: Scorer
+    ) -> tuple[dict[Hashable, T], list[Hashable]]:
+        found: dict[Hashable, T] = {}
+        todo: dict[Hashable, None] = {}
+        for key in keys:
+            hit = self._d.get((id(scorer), key))
+            if hit is not None and hit[0] is scorer:
+                found[key] = hit[1]
+                self._d.move_to_end((id(scorer), key))
+            else:
+                todo[key] = None
+        return found, list(todo)
+
+    def put(self, scorer: Scorer, key: Hashable, state: T) -> None:
+        self._d[(id(scorer), key)] = (scorer, state)
+        if len(self._d) > self.limit:
+            self._d.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A mapping that keeps the ``limit`` most recently used keys; safe to share between threads.
+
+    For caches that callers (a server's clients among them) can feed new keys without end.
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise ValueError(f"an LRU needs room for at least one key, got {limit}")
+        self.limit = limit
+        self._d: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._d.get(key)
+            if value is not None:
+                self._d.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.limit:
+                self._d.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._d.clear()
+
+    def __len__(self) -> int:
+        return len(self._d)

@@ -1,0 +1,184 @@
+"""The front door: open an index once, then read, rank and explain queries.
+
+``logir search``, ``logir serve`` and the Python API all search through :class:`Searcher`::
+
+    import logir
+
+    searcher = logir.Searcher("my-index")
+    result = searcher.search("vitamin D other than bone health", k=5)
+    for hit in result.hits:
+        print(hit.rank, hit.score, hit.id, hit.title)
+
+Each search reads its query once (:func:`logir.query.reading.read`) and hands that Reading to
+the composer; the result carries the Reading, the Ranking, the hits and an explanation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from logir.errors import LogirError
+from logir.query.reading import MODES, Reading
+
+if TYPE_CHECKING:
+    from logir.index.base import Scorer
+    from logir.index.store import Index
+    from logir.logic.contract import Composer
+    from logir.logic.ranking import Ranking
+
+__all__ = ["Hit", "SearchResult", "Searcher"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked document: rank (from 1), id, title, snippet, score and each part's evidence."""
+
+    rank: int
+    id: str
+    title: str
+    snippet: str
+    score: float
+    evidence: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "id": self.id,
+            "title": self.title,
+            "snippet": self.snippet,
+            "score": self.score,
+            "evidence": dict(self.evidence),
+        }
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What one search found, and how: the reading, the ranking, the hits, an explanation.
+
+    ``explanation`` holds the lines ``logir search --explain`` prints above the hits: the logical
+    form the composer ranked by, what the composer decided for this query and why (``auto``), and
+    what the evidence numbers under each hit mean. ``warnings`` holds what a user should see even
+    without asking (a query that looked like logir syntax but did not parse).
+    """
+
+    reading: Reading
+    retriever: str
+    composer: str
+    k: int
+    ranking: Ranking
+    hits: list[Hit]
+    additive: bool
+    explanation: list[str]
+    warnings: list[str]
+
+    @property
+    def logical_form(self) -> str | None:
+        """The logical form the composer ranked by (None when it ranked the text as is)."""
+        return self.ranking.logical_form
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-friendly data (what ``logir search --json`` prints)."""
+        return {
+            "query": self.reading.text,
+            "retriever": self.retriever,
+            "composer": self.composer,
+            "mode_used": self.reading.mode_used,
+            "logical_form": self.logical_form,
+            "notes": list(self.reading.notes),
+            "hits": [h.to_dict() for h in self.hits],
+        }
+
+
+class Searcher:
+    """An index opened once, with its scorers loaded on first use and kept.
+
+    ``index`` is an index folder (built by ``logir index``) or an opened
+    :class:`~logir.index.store.Index`; ``retriever`` is the default retriever (``bm25``,
+    ``dense``, ``hybrid`` or ``splade``; by default hybrid when the index has bm25 and dense, else
+    its first). Not safe to share between threads: scorers keep per-query state.
+    """
+
+    def __init__(self, index: str | Path | Index, retriever: str | None = None) -> None:
+        from logir.index.store import Index, open_index
+        from logir.search import default_retriever, search_retrievers
+
+        self.index: Index = index if isinstance(index, Index) else open_index(index)
+        self.retrievers = search_retrievers(self.index)
+        self.default_retriever = retriever or default_retriever(self.index)
+        self._scorers: dict[str, tuple[str, Scorer]] = {}
+        self.scorer(self.default_retriever)  # an unknown retriever fails here, not later
+
+    def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
+        """The retriever's name and its scorer (loaded once)."""
+        from logir.search import choose_scorer
+
+        key = retriever or self.default_retriever
+        if key not in self._scorers:
+            self._scorers[key] = choose_scorer(self.index, key)
+        return self._scorers[key]
+
+    @staticmethod
+    def read(text: str, mode: str = "auto") -> Reading:
+        """``text`` read once as a query in ``mode`` (auto, syntax or natural)."""
+        from logir.query import reading
+
+        if mode not in MODES:
+            raise LogirError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
+        return reading.read(text, mode)
+
+    def search(
+        self,
+        query: str | Reading,
+        *,
+        mode: str = "auto",
+        k: int = 10,
+        composer: str | Composer = "auto",
+        retriever: str | None = None,
+    ) -> SearchResult:
+        """Rank the index for ``query`` (a text, read in ``mode``, or a Reading already made)
+        with ``composer`` (a spec such as ``fuzzy,and=min``, or a built composer) over
+        ``retriever``; at most ``k`` hits."""
+        from logir.logic import get_composer
+        from logir.search import search_hits
+
+        comp = get_composer(composer) if isinstance(composer, str) else composer
+        spec = composer if isinstance(composer, str) else comp.name
+        name, scorer = self.scorer(retriever)
+        reading = query if isinstance(query, Reading) else self.read(query, mode)
+        ranking, rows = search_hits(self.index, scorer, comp, reading, k)
+        hits = [Hit(**h) for h in rows]
+        return SearchResult(
+            reading=reading,
+            retriever=name,
+            composer=spec,
+            k=k,
+            ranking=ranking,
+            hits=hits,
+            additive=comp.additive,
+            explanation=_explain(comp, reading, ranking),
+            warnings=_warnings(comp, reading),
+        )
+
+
+def _explain(composer: Composer, reading: Reading, ranking: Ranking) -> list[str]:
+    lines = [f"logical form: {ranking.logical_form or '(flat: the text as is)'}"]
+    decided = composer.explain(reading)
+    if decided:
+        lines.append(decided)
+    if composer.additive:
+        lines.append("under each hit: the parts of its score (they add up to it)")
+    else:
+        lines.append(
+            "under each hit: each term's calibrated score (for NOT term: how much the hit "
+            "matches what is negated)"
+        )
+    return lines
+
+
+def _warnings(composer: Composer, reading: Reading) -> list[str]:
+    """Notes a user should see: a query that looked like syntax but was read as prose."""
+    if not composer.reads_logical_form:
+        return []
+    return [n for n in reading.notes if n.startswith("looked like query syntax")]
