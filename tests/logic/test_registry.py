@@ -136,3 +136,32 @@ def test_composer_facts_are_on_the_contract() -> None:
     assert "hybrid" not in named and all(issubclass(c, Composer) for c in named.values())
     assert {n for n, c in named.items() if c.uses_llm} == {"agr", "hyde", "inter", "lamer"}
     assert get_composer("fuzzy").stats() == {} and get_composer("flat").explain is not None
+
+
+def test_logic_has_no_import_cycle() -> None:
+    """logic/ modules import one another in one direction: contract below composers, registry
+    above them (before issue 11, base.py was both and 12 files formed one circle)."""
+    import ast
+    import graphlib
+
+    import logir.logic
+
+    root = Path(logir.logic.__file__).parent
+    names = {
+        ".".join(("logir", *p.relative_to(root.parent).with_suffix("").parts)): p
+        for p in root.rglob("*.py")
+        if p.name != "__init__.py"
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            found |= {t for t in targets if t in names and t != name}
+        graph[name] = found
+    graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a cycle
