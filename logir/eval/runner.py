@@ -27,6 +27,7 @@ from logir.limits import MAX_K
 from logir.logic.contract import Composer
 from logir.logic.ranking import Ranking
 from logir.query.reading import Reading, gold, read
+from logir.query.syntax import QuerySyntaxError
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient
@@ -164,10 +165,19 @@ class TopicReadings:
             return self._parsed
         if self._gold is None:
             self._gold = [
-                gold(t.text, t.logical_form) if t.logical_form else r
+                _gold(t) if t.logical_form else r
                 for t, r in zip(self.topics, self._parsed, strict=True)
             ]
         return self._gold
+
+
+def _gold(topic: Topic) -> Reading:
+    """The Reading of a topic's own logical form; a form that does not parse names the topic."""
+    assert topic.logical_form is not None
+    try:
+        return gold(topic.text, topic.logical_form)
+    except QuerySyntaxError as exc:
+        raise LogirError(f"the logical form of query {topic.id!r} does not parse: {exc}") from None
 
 
 def _evaluate_system(

@@ -33,6 +33,10 @@ def test_gold_needs_forms_and_a_known_source(demo) -> None:
     bare.queries = [replace(t, logical_form=None) for t in bare.queries]
     with pytest.raises(LogirError, match="carries a logical form"):
         evaluate(bare, ["bm25:fuzzy"], logical_form="gold")
+    broken = demo.subset({t.id for t in demo.queries})
+    broken.queries = [replace(t, logical_form='"a" AND (') for t in broken.queries]
+    with pytest.raises(LogirError, match="logical form of query 'q01' does not parse"):
+        evaluate(broken, ["bm25:fuzzy"], logical_form="gold")
     with pytest.raises(LogirError, match="unknown logical form"):
         evaluate(demo, ["bm25:fuzzy"], logical_form="silver")
 
