@@ -6,18 +6,22 @@ from the same sums (:func:`logir.index.base.prepare`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import sparse_row_topk
+from logir.index.bm25kernels import (
+    add_at_rows,
+    add_postings,
+    posting_sums,
+    postings_length,
+    top_of_sums,
+)
 from logir.index.scratch import free_dense, scratch
-
-if TYPE_CHECKING:
-    from logir.index.lexical import BM25Scorer
 
 _HELD = 8  # texts whose sums BM25Batch.hold keeps in whole-corpus arrays at once
 _LOOKUP_MIN = 1024  # a one-token row at least this long is searched, not scattered, in score
@@ -34,14 +38,26 @@ class BM25Batch:
     ``search`` finds the top k of a text of several tokens from its sums in a whole-corpus array
     without building its row; ``score`` looks a few rows up in the posting lists of a text whose
     row was never built, and reads the sums of the texts ``hold`` keeps.
+
+    Built from the arrays alone: ``postings`` (:mod:`logir.index.bm25kernels`), each text's
+    vocabulary ids, each text's non-occurrence constant, and ``sorted_postings``, which says
+    (when first asked) whether every posting list is sorted by document.
     """
 
     independent_columns = True  # a score depends on its text and document alone
 
-    def __init__(self, scorer: BM25Scorer, texts: list[str]) -> None:
-        self._scorer = scorer
-        self._ids = scorer._token_ids(list(texts))
-        self.offsets = scorer._offsets(self._ids)
+    def __init__(
+        self,
+        postings: sp.csr_matrix,
+        ids: list[np.ndarray],
+        offsets: np.ndarray,
+        sorted_postings: Callable[[], bool],
+    ) -> None:
+        self._postings = postings
+        self._n = int(postings.shape[1])
+        self._ids = ids
+        self.offsets = offsets
+        self._sorted = sorted_postings
         self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._dense: dict[int, tuple[np.ndarray, np.ndarray]] | None = None  # see hold
 
@@ -59,56 +75,48 @@ class BM25Batch:
             yield self
         finally:
             held, self._dense = self._dense, None
-            free = free_dense(self._scorer.n_docs)
+            free = free_dense(self._n)
             for dense, every in held.values():
                 dense[every] = 0.0
                 if len(free) < _HELD:
                     free.append(dense)
 
-    def _sorted(self) -> bool:
-        """Whether every posting list is sorted by document (checked once per scorer)."""
-        scorer = self._scorer
-        if scorer._sorted_postings is None:
-            scorer._sorted_postings = bool(scorer.postings.has_sorted_indices)
-        return scorer._sorted_postings
-
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Documents holding a token of text `i` and their sums without the offset (read-only)."""
         got = self._rows.get(i)
         if got is None:
-            got = self._rows[i] = self._scorer._row(self._ids[i])
+            got = self._rows[i] = posting_sums(self._postings, self._ids[i])
         return got
 
     def _top(self, i: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """``sparse_row_topk(*self.row(i), k, n)`` of a text of several tokens, from its sums in
         a whole-corpus array: held (see ``hold``) or this thread's scratch, zeroed again."""
-        scorer, ids, held = self._scorer, self._ids[i], self._dense
+        ids, held, n = self._ids[i], self._dense, self._n
         if held is None:
-            acc, _ = scratch(scorer.n_docs)
-            every = scorer._sum_into(ids, acc)
+            acc, _ = scratch(n)
+            every = add_postings(self._postings, ids, acc)
             try:
-                return scorer._top_sums(every, acc, len(ids), k)
+                return top_of_sums(every, acc, len(ids), k, n)
             finally:
                 acc[every] = 0.0
         if i not in held:
             if len(held) >= _HELD:  # no room: build the row, which score reads later
-                return sparse_row_topk(*self.row(i), k, scorer.n_docs)
-            free = free_dense(scorer.n_docs)
-            dense = free.pop() if free else np.zeros(scorer.n_docs, dtype=np.float32)
-            held[i] = (dense, scorer._sum_into(ids, dense))
+                return sparse_row_topk(*self.row(i), k, n)
+            free = free_dense(n)
+            dense = free.pop() if free else np.zeros(n, dtype=np.float32)
+            held[i] = (dense, add_postings(self._postings, ids, dense))
         dense, every = held[i]
-        return scorer._top_sums(every, dense, len(ids), k)
+        return top_of_sums(every, dense, len(ids), k, n)
 
     def _lookup_pays(self, ids: np.ndarray, doc_idx: np.ndarray) -> bool:
         """Whether looking ``doc_idx`` up in each posting list of ``ids`` costs less than
         building the text's row (which touches every entry of every list several times)."""
-        indptr = self._scorer.postings.indptr
-        total = sum(int(indptr[t + 1] - indptr[t]) for t in ids)
+        total = postings_length(self._postings, ids)
         return len(doc_idx) * len(ids) * _LOOKUP_COST <= total
 
     def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k per text, as ``BM25Scorer.search``."""
-        m, n = len(self._ids), self._scorer.n_docs
+        m, n = len(self._ids), self._n
         idx = np.full((m, k), -1, dtype=np.int64)
         val = np.full((m, k), -np.inf, dtype=np.float32)
         k_eff = min(k, n)
@@ -125,7 +133,7 @@ class BM25Batch:
 
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
         """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
-        n = self._scorer.n_docs
+        n = self._n
         doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
         if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= n):
             raise LogirError(f"document rows out of range 0..{n - 1}")
@@ -143,12 +151,12 @@ class BM25Batch:
                     continue
                 ids = self._ids[r]
                 if r not in self._rows and self._sorted() and self._lookup_pays(ids, doc_idx):
-                    self._scorer._lookup(ids, doc_idx, out[i])  # no row to build
+                    add_at_rows(self._postings, ids, doc_idx, out[i])  # no row to build
                     continue
                 docs, sums = self.row(r)
                 if len(docs) >= _LOOKUP_MIN and len(ids) == 1 and self._sorted():
                     # a long posting list, sorted by document: look the rows up instead
-                    self._scorer._lookup(ids, doc_idx, out[i])
+                    add_at_rows(self._postings, ids, doc_idx, out[i])
                     continue
                 try:
                     acc[docs] = sums

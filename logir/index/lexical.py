@@ -3,8 +3,8 @@
 bm25s stores, for every vocabulary token, the BM25 contribution of that token to every document
 that contains it (a CSC matrix ``[n_docs, vocab]``, one entry per token and document). Scoring a
 query is a sum of those columns. We read the same arrays as a CSR matrix ``[vocab, n_docs]`` and
-add up a query's posting lists in a scratch array; the sums run in query-token order in float32,
-so the scores equal ``BM25.get_scores`` bit for bit.
+add up a query's posting lists with the kernels of :mod:`logir.index.bm25kernels`; the sums run in
+query-token order in float32, so the scores equal ``BM25.get_scores`` bit for bit.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from logir.errors import LogirError
-from logir.index.base import sorted_unique, sparse_row_topk
+from logir.index import bm25kernels
 from logir.index.bm25batch import BM25Batch
+from logir.index.bm25s_internals import stopword_set
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
-from logir.index.scratch import scratch
 
 PARAMS_FILE = "logir_bm25.json"
 #: the files bm25s's own save writes (the last one only for BM25L and BM25+)
@@ -48,7 +48,7 @@ class BM25Scorer:
         self._bm25 = retriever
         self.params = dict(params)
         self._stemmer = _make_stemmer(self.params.get("stemmer"))
-        self._stopwords = _stopword_set(self.params.get("stopwords"))
+        self._stopwords = stopword_set(self.params.get("stopwords"))
         s = retriever.scores
         n = int(s["num_docs"])
         vocab_size = len(s["indptr"]) - 1
@@ -60,7 +60,7 @@ class BM25Scorer:
         self._vocab: dict[str, int] = retriever.vocab_dict
         nonocc = getattr(retriever, "nonoccurrence_array", None)
         self._nonocc: np.ndarray | None = nonocc
-        self._sorted_postings: bool | None = None  # see BM25Batch._sorted
+        self._sorted_postings: bool | None = None  # see postings_sorted
 
     # -- construction -------------------------------------------------------------------------
 
@@ -152,14 +152,9 @@ class BM25Scorer:
             out.append(stemmer.stemWords(toks) if stemmer is not None and toks else toks)
         return out
 
-    def _token_ids(self, texts: list[str]) -> list[np.ndarray]:
+    def token_ids(self, texts: list[str]) -> list[np.ndarray]:
         """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
-        vsize = self._postings.shape[0]
-        out = []
-        for toks in self.tokenize(texts):
-            ids = [i for t in toks if (i := self._vocab.get(t)) is not None and i < vsize]
-            out.append(np.asarray(ids, dtype=np.int64))
-        return out
+        return bm25kernels.token_ids(self.tokenize(texts), self._vocab, self._postings.shape[0])
 
     @property
     def postings(self) -> sp.csr_matrix:
@@ -178,7 +173,7 @@ class BM25Scorer:
     def term_vectors(self, texts: list[str]) -> sp.csr_matrix:
         """Bag-of-tokens vectors ``[len(texts), vocab]`` (token counts), so that
         ``term_vectors(q) @ postings`` is the BM25 score without the non-occurrence constant."""
-        ids = self._token_ids(texts)
+        ids = self.token_ids(texts)
         indptr = np.zeros(len(ids) + 1, dtype=np.int64)
         np.cumsum([len(i) for i in ids], out=indptr[1:])
         flat = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
@@ -189,99 +184,11 @@ class BM25Scorer:
         out.sum_duplicates()
         return out
 
-    def _row(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Documents holding a token of ``ids`` and their BM25 sums without the non-occurrence
-        constant, in no particular order.
-
-        Each sum runs in float32 in token order from 0, as the sparse product
-        ``term_vectors @ postings`` and ``BM25.get_scores`` do, so the values are bit-identical to
-        theirs. A one-token text is its posting list itself (read-only views, nothing computed).
-        """
-        p = self._postings
-        if len(ids) == 1:
-            lo, hi = p.indptr[ids[0]], p.indptr[ids[0] + 1]
-            return p.indices[lo:hi], p.data[lo:hi]
-        if not len(ids):
-            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
-        acc, seen = scratch(self._n)
-        parts: list[np.ndarray] = []
-        try:
-            for t in ids:
-                lo, hi = p.indptr[t], p.indptr[t + 1]
-                docs = p.indices[lo:hi]
-                parts.append(docs[~seen[docs]])
-                seen[parts[-1]] = True
-                acc[docs] += p.data[lo:hi]  # a token's documents are distinct: one add each
-            docs = np.concatenate(parts)
-            return docs, acc[docs]
-        finally:
-            for part in parts:
-                acc[part] = 0.0
-                seen[part] = False
-
-    def _sum_into(self, ids: np.ndarray, acc: np.ndarray) -> np.ndarray:
-        """Add the posting lists of ``ids`` to ``acc`` (all zero where they touch), in token
-        order: the float32 sums ``_row`` builds. Returns every document touched, once per token
-        that holds it (on an error, ``acc`` is zeroed again before it propagates)."""
-        p = self._postings
-        parts: list[np.ndarray] = []
-        try:
-            for t in ids:
-                lo, hi = p.indptr[t], p.indptr[t + 1]
-                parts.append(p.indices[lo:hi])
-                acc[parts[-1]] += p.data[lo:hi]  # a token's documents are distinct: one add each
-        except BaseException:
-            for docs in parts:
-                acc[docs] = 0.0
-            raise
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
-
-    def _top_sums(
-        self, every: np.ndarray, acc: np.ndarray, copies: int, k: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """``sparse_row_topk`` of the sums in ``acc`` at the documents ``every`` (each at most
-        ``copies`` times in it), without first making each document appear once.
-
-        When ``copies * k`` entries of ``every`` hold a sum of at least some ``s > 0``, at least
-        ``k`` distinct documents do, so the top k lies among the documents at ``s`` or above:
-        only those are made unique.
-        """
-        sums = acc[every]
-        need = copies * k
-        if len(every) > need:
-            cut = len(every) - need
-            kth = np.partition(sums, cut)[cut]
-            if kth > 0:
-                docs = sorted_unique(every[sums >= kth])
-                return sparse_row_topk(docs, acc[docs], k, self._n)
-        docs = sorted_unique(every)
-        return sparse_row_topk(docs, acc[docs], k, self._n)
-
-    def _lookup(self, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray) -> None:
-        """Add the sums of ``ids`` at rows ``doc_idx`` to ``out`` (all zero), one posting list at
-        a time in token order, each searched (every list must be sorted by document).
-
-        The same float32 additions, in the same order, as the sums ``_row`` builds: a row missing
-        from a list adds 0, which changes nothing.
-        """
-        p = self._postings
-        for t in ids:
-            lo, hi = p.indptr[t], p.indptr[t + 1]
-            if hi == lo:
-                continue
-            docs = p.indices[lo:hi]
-            pos = np.searchsorted(docs, doc_idx)
-            np.minimum(pos, hi - lo - 1, out=pos)
-            out += np.where(docs[pos] == doc_idx, p.data[lo:hi][pos], np.float32(0.0))
-
-    def _offsets(self, ids: list[np.ndarray]) -> np.ndarray:
-        """Per-query non-occurrence constant (BM25L / BM25+ only; zero otherwise)."""
-        out = np.zeros(len(ids), dtype=np.float32)
-        if self._nonocc is not None:
-            for i, q in enumerate(ids):
-                if len(q):
-                    out[i] = self._nonocc[q].sum()
-        return out
+    def postings_sorted(self) -> bool:
+        """Whether every posting list is sorted by document (checked once, when first asked)."""
+        if self._sorted_postings is None:
+            self._sorted_postings = bool(self._postings.has_sorted_indices)
+        return self._sorted_postings
 
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
         """Exact BM25 scores ``[len(texts), n]``, or only the columns `doc_idx`."""
@@ -319,7 +226,9 @@ class BM25Scorer:
 
     def prepare(self, texts: list[str]) -> BM25Batch:
         """`texts` tokenised once, for ``search`` and ``score`` from one sparse product."""
-        return BM25Batch(self, texts)
+        ids = self.token_ids(list(texts))
+        offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
+        return BM25Batch(self._postings, ids, offsets, self.postings_sorted)
 
     def match_set(self, term: str) -> np.ndarray:
         """Rows (sorted) of documents containing every stemmed, non-stop token of `term`.
@@ -346,13 +255,6 @@ class BM25Scorer:
 
     def __repr__(self) -> str:
         return f"BM25Scorer(n_docs={self._n}, vocab={self._postings.shape[0]}, {self.params})"
-
-
-def _stopword_set(stopwords: str | list[str] | None) -> frozenset[str]:
-    """The stop words bm25s removes for `stopwords` (a language name, a list, or None)."""
-    from bm25s.tokenization import _infer_stopwords
-
-    return frozenset(_infer_stopwords(stopwords))
 
 
 def _make_stemmer(language: str | None) -> Any:

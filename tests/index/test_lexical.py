@@ -255,3 +255,58 @@ def test_top_k_from_summed_lists_equals_top_k_of_the_row(method: str) -> None:
             d, v = sparse_row_topk(*batch.row(i), min(k, 2000), 2000)
             np.testing.assert_array_equal(d, want_idx[i, : len(d)])
             np.testing.assert_array_equal(v + batch.offsets[i], want_val[i, : len(v)])
+
+
+def test_bm25s_stop_words_wrapped_in_one_place() -> None:
+    """The private bm25s function logir relies on still exists and still means what it did: a
+    bm25s upgrade that moves or changes it fails here, with the function's name."""
+    from logir.index.bm25s_internals import stopword_set
+
+    english = stopword_set("en")
+    assert {"the", "of", "a", "and"} <= english and "dog" not in english
+    assert stopword_set(None) == frozenset()
+    assert stopword_set(["dog", "cat"]) == {"dog", "cat"}
+    texts = ["The dogs of Paris and a cat"]
+    ref = bm25s.tokenize(texts, stopwords="en", return_ids=False, show_progress=False)
+    assert [[w for w in ref[0] if w not in english]] == ref
+    assert BM25Scorer.build(CORPUS).tokenize(texts) == [["dog", "pari", "cat"]]
+
+
+def test_bm25s_missing_private_function_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bm25s.tokenization
+
+    from logir.index.bm25s_internals import stopword_set
+
+    monkeypatch.delattr(bm25s.tokenization, "_infer_stopwords")
+    with pytest.raises(LogirError, match="_infer_stopwords"):
+        stopword_set("en")
+
+
+def test_kernels_give_bm25s_scores_for_a_tiny_corpus() -> None:
+    """The free kernels over the posting arrays reproduce ``BM25.get_scores`` bit for bit."""
+    from logir.index import bm25kernels as kern
+
+    s = BM25Scorer.build(CORPUS, method="bm25+")
+    ref = bm25s.BM25(method="bm25+")
+    stem = Stemmer.Stemmer("english")
+    ref.index(bm25s.tokenize(CORPUS, stopwords="en", stemmer=stem, show_progress=False))
+    p, n = s.postings, s.n_docs
+    texts = ["dog dog walk", "cat", "pari long"]
+    ids = s.token_ids(texts)
+    offsets = kern.nonoccurrence_offsets(ref.nonoccurrence_array, ids)
+    for i, text in enumerate(texts):
+        want = ref.get_scores([w for w in s.tokenize([text])[0] if w in ref.vocab_dict])
+        row = np.zeros(n, dtype=np.float32)
+        docs, sums = kern.posting_sums(p, ids[i])
+        row[docs] = sums
+        np.testing.assert_array_equal(row + offsets[i], want)
+        looked = np.zeros(n, dtype=np.float32)
+        kern.add_at_rows(p, ids[i], np.arange(n), looked)
+        np.testing.assert_array_equal(looked, row)
+        acc = np.zeros(n, dtype=np.float32)
+        every = kern.add_postings(p, ids[i], acc)
+        np.testing.assert_array_equal(acc, row)
+        top_d, top_v = kern.top_of_sums(every, acc, len(ids[i]), 3, n)
+        want_d, want_v = topk(row[None], 3)
+        np.testing.assert_array_equal(top_d, want_d[0])
+        np.testing.assert_array_equal(top_v, want_v[0])

@@ -1,0 +1,135 @@
+"""BM25 posting-list kernels: free functions over bm25s's score arrays.
+
+``postings`` is the CSR matrix ``[vocab, n_docs]`` that holds, for every vocabulary token, its
+BM25 contribution to every document that contains it (bm25s's eager index read row-wise). A
+query's score is the float32 sum of its tokens' posting lists, added in token order from 0; every
+kernel here adds in that order, so all of them give ``BM25.get_scores``'s numbers bit for bit.
+:class:`~logir.index.lexical.BM25Scorer` and :class:`~logir.index.bm25batch.BM25Batch` share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import scipy.sparse as sp
+
+from logir.index.base import sorted_unique, sparse_row_topk
+from logir.index.scratch import scratch
+
+
+def token_ids(
+    tokens: list[list[str]], vocab: Mapping[str, int], vocab_size: int
+) -> list[np.ndarray]:
+    """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
+    out = []
+    for toks in tokens:
+        ids = [i for t in toks if (i := vocab.get(t)) is not None and i < vocab_size]
+        out.append(np.asarray(ids, dtype=np.int64))
+    return out
+
+
+def posting_sums(postings: sp.csr_matrix, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Documents holding a token of ``ids`` and their BM25 sums without the non-occurrence
+    constant, in no particular order.
+
+    A one-token text is its posting list itself (read-only views, nothing computed); longer ones
+    are summed in this thread's scratch array, which is all zero again on return.
+    """
+    p = postings
+    if len(ids) == 1:
+        lo, hi = p.indptr[ids[0]], p.indptr[ids[0] + 1]
+        return p.indices[lo:hi], p.data[lo:hi]
+    if not len(ids):
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
+    acc, seen = scratch(p.shape[1])
+    parts: list[np.ndarray] = []
+    try:
+        for t in ids:
+            lo, hi = p.indptr[t], p.indptr[t + 1]
+            docs = p.indices[lo:hi]
+            parts.append(docs[~seen[docs]])
+            seen[parts[-1]] = True
+            acc[docs] += p.data[lo:hi]  # a token's documents are distinct: one add each
+        docs = np.concatenate(parts)
+        return docs, acc[docs]
+    finally:
+        for part in parts:
+            acc[part] = 0.0
+            seen[part] = False
+
+
+def add_postings(postings: sp.csr_matrix, ids: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    """Add the posting lists of ``ids`` to ``acc`` (all zero where they touch), in token order:
+    the float32 sums :func:`posting_sums` builds. Returns every document touched, once per token
+    that holds it (on an error, ``acc`` is zeroed again before it propagates)."""
+    p = postings
+    parts: list[np.ndarray] = []
+    try:
+        for t in ids:
+            lo, hi = p.indptr[t], p.indptr[t + 1]
+            parts.append(p.indices[lo:hi])
+            acc[parts[-1]] += p.data[lo:hi]  # a token's documents are distinct: one add each
+    except BaseException:
+        for docs in parts:
+            acc[docs] = 0.0
+        raise
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+
+def top_of_sums(
+    every: np.ndarray, acc: np.ndarray, copies: int, k: int, n_docs: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``sparse_row_topk`` of the sums in ``acc`` at the documents ``every`` (each at most
+    ``copies`` times in it), without first making each document appear once.
+
+    When ``copies * k`` entries of ``every`` hold a sum of at least some ``s > 0``, at least ``k``
+    distinct documents do, so the top k lies among the documents at ``s`` or above: only those
+    are made unique.
+    """
+    sums = acc[every]
+    need = copies * k
+    if len(every) > need:
+        cut = len(every) - need
+        kth = np.partition(sums, cut)[cut]
+        if kth > 0:
+            docs = sorted_unique(every[sums >= kth])
+            return sparse_row_topk(docs, acc[docs], k, n_docs)
+    docs = sorted_unique(every)
+    return sparse_row_topk(docs, acc[docs], k, n_docs)
+
+
+def add_at_rows(
+    postings: sp.csr_matrix, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray
+) -> None:
+    """Add the sums of ``ids`` at rows ``doc_idx`` to ``out`` (all zero), one posting list at a
+    time in token order, each binary-searched (every list must be sorted by document).
+
+    The same float32 additions, in the same order, as :func:`posting_sums`: a row missing from a
+    list adds 0, which changes nothing.
+    """
+    p = postings
+    for t in ids:
+        lo, hi = p.indptr[t], p.indptr[t + 1]
+        if hi == lo:
+            continue
+        docs = p.indices[lo:hi]
+        pos = np.searchsorted(docs, doc_idx)
+        np.minimum(pos, hi - lo - 1, out=pos)
+        out += np.where(docs[pos] == doc_idx, p.data[lo:hi][pos], np.float32(0.0))
+
+
+def postings_length(postings: sp.csr_matrix, ids: np.ndarray) -> int:
+    """The summed length of the posting lists of ``ids``."""
+    indptr = postings.indptr
+    return sum(int(indptr[t + 1] - indptr[t]) for t in ids)
+
+
+def nonoccurrence_offsets(nonocc: np.ndarray | None, ids: list[np.ndarray]) -> np.ndarray:
+    """Per-text non-occurrence constant (BM25L / BM25+ only; zero where ``nonocc`` is None)."""
+    out = np.zeros(len(ids), dtype=np.float32)
+    if nonocc is not None:
+        for i, q in enumerate(ids):
+            if len(q):
+                out[i] = nonocc[q].sum()
+    return out
