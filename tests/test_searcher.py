@@ -120,3 +120,13 @@ def test_the_readme_python_example_runs(
     exec(compile(code, "README.md", "exec"), {})
     printed = capsys.readouterr().out
     assert "auto:" in printed and " sat " in printed
+
+
+def test_a_text_handed_to_flat_is_not_read(index_dir: Path, counted: dict[str, int]) -> None:
+    from logir.logic import get_composer
+
+    _, scorer = logir.Searcher(index_dir).scorer()
+    get_composer("flat").rank([EXCLUDING], scorer, 2)
+    assert counted == {"read": 0, "decompose": 0}
+    get_composer("fuzzy").rank([EXCLUDING], scorer, 2)  # a logical composer reads it, once
+    assert counted == {"read": 1, "decompose": 1}

@@ -81,7 +81,8 @@ class Composer(ABC):
     - ``score(reading, scorer, doc_idx)`` -> the composed score of the given document rows; the
       same numbers ``rank`` would give those documents (metrics such as pairwise accuracy read it).
 
-    A plain ``str`` is accepted wherever a Reading is, and read with ``read(text, "auto")``.
+    A plain ``str`` is accepted wherever a Reading is, and read with ``read(text, "auto")`` (taken
+    whole, unread, by a composer that ranks the text).
     Subclasses implement ``rank_readings`` and ``score_reading``, and declare their facts:
     ``PARAMS`` (spec keys), ``additive`` (each hit's evidence values add up to its score),
     ``uses_llm`` (the registry gives it an LLM client and the corpus texts) and
@@ -96,11 +97,13 @@ class Composer(ABC):
 
     def rank(self, readings: Sequence[Reading | str], scorer: Scorer, k: int) -> list[Ranking]:
         """One Ranking of at most ``k`` hits per reading."""
-        return self.rank_readings([as_reading(r) for r in readings], scorer, k)
+        read = self.reads_logical_form
+        return self.rank_readings([as_reading(r, read) for r in readings], scorer, k)
 
     def score(self, reading: Reading | str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
         """The composed score of each row of ``doc_idx``."""
-        return self.score_reading(as_reading(reading), scorer, np.asarray(doc_idx, np.int64))
+        r = as_reading(reading, self.reads_logical_form)
+        return self.score_reading(r, scorer, np.asarray(doc_idx, np.int64))
 
     @abstractmethod
     def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
@@ -119,12 +122,15 @@ class Composer(ABC):
         return {}
 
 
-def as_reading(item: Reading | str) -> Reading:
-    """``item`` itself, or the Reading of a text in ``auto`` mode."""
+def as_reading(item: Reading | str, read: bool = True) -> Reading:
+    """``item`` itself, or the Reading of a text in ``auto`` mode (with ``read`` False, the text
+    taken whole, unread: all a composer that ranks the text needs)."""
     if isinstance(item, Reading):
         return item
     from logir.query import reading
 
+    if not read and item.strip():
+        return reading.verbatim(item)
     return reading.read(item, "auto")
 
 

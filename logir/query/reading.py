@@ -29,7 +29,7 @@ from logir.query.syntax import QuerySyntaxError, parse
 if TYPE_CHECKING:
     from logir.llm.client import ChatClient
 
-__all__ = ["ALL_MODES", "MODES", "Reading", "gold", "looks_like_syntax", "read"]
+__all__ = ["ALL_MODES", "MODES", "Reading", "gold", "looks_like_syntax", "read", "verbatim"]
 
 MODES = ("auto", "syntax", "natural")
 """Values of ``mode`` that need nothing but the text."""
@@ -49,7 +49,8 @@ class Reading:
 
     - ``text``: the query as typed (what ``flat`` ranks).
     - ``query``: the logical form.
-    - ``mode_used``: ``syntax``, ``natural``, ``llm`` or ``gold`` (a form given with the text).
+    - ``mode_used``: ``syntax``, ``natural``, ``llm``, ``gold`` (a form given with the text) or
+      ``verbatim`` (the text taken whole as one term, not read: for composers that rank the text).
     - ``cues``: the decomposition cues that fired (``negation:exception`` ...), natural only.
     - ``notes``: every remark, in order: the reader's own (a syntax fallback, an LLM failure)
       then the cues.
@@ -159,3 +160,8 @@ def gold(text: str, logical_form: str | Query) -> Reading:
     """The Reading of ``text`` whose logical form is given (logir syntax or a Query)."""
     q = parse(logical_form) if isinstance(logical_form, str) else logical_form
     return Reading(text, q, "gold", (), (), _syntax_spans(text, q))
+
+
+def verbatim(text: str) -> Reading:
+    """The text taken whole as one term, without reading it (what ``flat`` needs of a text)."""
+    return Reading(text, Term(text), "verbatim")
