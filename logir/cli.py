@@ -167,7 +167,12 @@ def index_cmd(
     if "bm25" in retrievers:
         require_words(docs, corpus)
     path = build_index(
-        docs, out_dir, retrievers=retrievers, dense_model=model, splade_model=splade_model
+        docs,
+        out_dir,
+        retrievers=retrievers,
+        dense_model=model,
+        splade_model=splade_model,
+        source=corpus,
     )
     out.print(f"indexed {len(docs)} documents with {', '.join(retrievers)} -> {path}")
 
