@@ -230,7 +230,10 @@ class _View:
         return _has_content(self.text)
 
 
-_TIDY_PIECE = re.compile(r"\s+|[,.?!;:]|[^\s,.?!;:]+")
+# A piece is a whitespace run, a punctuation mark, or a run of plain characters that may hold
+# single spaces tidy would keep anyway (not after "(", not before ")"): copied whole, they save
+# the loop a turn per word.
+_TIDY_PIECE = re.compile(r"[^\s,.?!;:]+(?:(?<!\() (?!\))[^\s,.?!;:]+)*|\s+|[,.?!;:]")
 _TIDY_BEFORE = ",.?!;:)"  # whitespace before these goes, and so does a comma
 _SPACES = re.compile(r"\s*")
 _EDGE = r"[\s,;:.?!\-\u2013\u2014]"
@@ -250,6 +253,12 @@ _RELATIVE_WORD = re.compile(r"that|which|who|whom|whose", re.I)
 _RELATIVE_AUX = re.compile(r"are|is|was|were|be|been|being|do|does|did|has|have|had|also", re.I)
 _AS_WORD = re.compile(r"as", re.I)
 _WELL_WORD = re.compile(r"well", re.I)
+_TAIL_WORD = re.compile(  # any of the five above
+    "|".join(
+        p.pattern for p in (_DANGLING_WORD, _RELATIVE_WORD, _RELATIVE_AUX, _AS_WORD, _WELL_WORD)
+    ),
+    re.I,
+)
 
 
 def _is_word_char(ch: str) -> bool:
@@ -276,10 +285,7 @@ def _trailing_junk(text: str, lo: int, hi: int) -> int:
         k = i - 1
         while k > lo and _is_word_char(text[k - 1]):
             k -= 1
-        if not any(
-            p.fullmatch(text, k, i)
-            for p in (_DANGLING_WORD, _RELATIVE_WORD, _RELATIVE_AUX, _AS_WORD, _WELL_WORD)
-        ):
+        if not _TAIL_WORD.fullmatch(text, k, i):
             break
         words.append((k, i))
         i = k
@@ -456,7 +462,10 @@ _CUES: tuple[_Cue, ...] = (
         "dont-mention",
         rf"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{_AUX})\s+not|{_NT}|never)\s+"
         rf"(?={_MENTION_VERB}\b)",
-        key=_NEGATION_KEY,
+        # Every match holds the negation word and the verb after it (the lookahead as in the
+        # pattern, whose "\b" binds to the last verb only): without both, this costly pattern
+        # need not run.
+        key=rf"(?:{_NEGATION_KEY})\s+(?={_MENTION_VERB}\b)",
     ),
     _cue(
         "but-not",
