@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from logir.errors import LogirError
+from logir.index import registry
 from logir.text import clip
 
 if TYPE_CHECKING:
@@ -21,16 +22,13 @@ if TYPE_CHECKING:
     from logir.query.reading import Reading
 
 #: retrievers a search can name: the index's own ones, and ``hybrid`` over its bm25 + dense
-SEARCH_RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
+SEARCH_RETRIEVERS = registry.RETRIEVERS
 
 
 def search_retrievers(index: Index) -> list[str]:
     """The retrievers a search over ``index`` can use: ``hybrid`` first when the index has bm25
     and dense, then the index's own."""
-    names = list(index.retrievers)
-    if {"bm25", "dense"} <= set(names):
-        names.insert(0, "hybrid")
-    return names
+    return registry.available(index.retrievers)
 
 
 def default_retriever(index: Index) -> str:
@@ -44,18 +42,7 @@ def default_retriever(index: Index) -> str:
 def choose_scorer(index: Index, retriever: str = "") -> tuple[str, Scorer]:
     """The retriever's name and its scorer (``""`` means :func:`default_retriever`)."""
     name = retriever or default_retriever(index)
-    if name not in SEARCH_RETRIEVERS:
-        raise LogirError(f"unknown retriever {name!r}; known: {', '.join(SEARCH_RETRIEVERS)}")
-    if name == "hybrid":
-        from logir.index.hybrid import HybridScorer
-
-        if name not in search_retrievers(index):
-            have = ", ".join(index.retrievers) or "none"
-            raise LogirError(
-                f"retriever 'hybrid' needs bm25 and dense in index {index.path}; it has: {have}"
-            )
-
-        return name, HybridScorer(index.scorer("bm25"), index.scorer("dense"))
+    registry.retriever(name)  # an unknown name fails with the list of known ones
     return name, index.scorer(name)
 
 

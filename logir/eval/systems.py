@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from logir.data.dataset import Document
 from logir.errors import LogirError
+from logir.index import registry
 from logir.index.base import Scorer
 from logir.logic.contract import Composer
 from logir.logic.registry import get_composer, uses_llm
@@ -17,7 +18,7 @@ from logir.logic.registry import get_composer, uses_llm
 if TYPE_CHECKING:
     from logir.llm import ChatClient
 
-RETRIEVERS = ("bm25", "dense", "hybrid", "splade")
+RETRIEVERS = registry.RETRIEVERS
 
 
 @dataclass(frozen=True)
@@ -73,23 +74,13 @@ class ScorerPool:
         return self._scorers[retriever]
 
     def _build(self, retriever: str) -> Scorer:
-        if retriever == "bm25":
-            from logir.index.lexical import BM25Scorer
-
-            return BM25Scorer.build(self.texts)
-        if retriever == "dense":
-            from logir.index.dense import DenseScorer
-
-            return DenseScorer.build(self.texts, model=self.dense_model, cache_dir=self.cache_dir)
-        if retriever == "hybrid":
-            from logir.index.hybrid import HybridScorer
-
-            return HybridScorer(self.get("bm25"), self.get("dense"), alpha=self.hybrid_alpha)
-        if retriever == "splade":
-            from logir.index.sparse import SparseScorer
-
-            return SparseScorer.build(self.texts, encoder="splade", cache_dir=self.cache_dir)
-        raise LogirError(f"unknown retriever {retriever!r}; known: {', '.join(RETRIEVERS)}")
+        """Build a retriever (:mod:`logir.index.registry`); hybrid over the pool's own parts."""
+        options = registry.BuildOptions(
+            model=self.dense_model if retriever == "dense" else None,
+            cache_dir=self.cache_dir,
+            alpha=self.hybrid_alpha,
+        )
+        return registry.build(retriever, self.texts, options, part=self.get)
 
 
 def needs_llm(name: str) -> bool:

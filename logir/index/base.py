@@ -1,9 +1,12 @@
 """The Scorer contract: term texts in, document scores out. A scorer knows nothing about logic.
 
-A `VectorScorer` also exposes its vector space, for composers that build query vectors."""
+A `VectorScorer` also exposes its vector space, for composers that build query vectors. A scorer
+made of other scorers declares them in ``parts`` (read with :func:`scorer_parts`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -18,6 +21,10 @@ class Scorer(Protocol):
     - ``search(texts, k)`` -> ``(doc_idx [m, k], scores [m, k])``, best first; rows with fewer than
       k scored documents are padded with index -1 and score -inf.
     - ``score_range``: a short statement of the range of scores (for calibration).
+
+    Optional: ``parts``, the scorers it is made of that a composer may read by name
+    (:data:`LEXICAL_PART`, :data:`DENSE_PART`), read with :func:`scorer_parts`; and ``prepare``
+    (see :class:`QueryBatch`).
     """
 
     name: str
@@ -29,6 +36,18 @@ class Scorer(Protocol):
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray: ...
 
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+#: the part names a composer may ask a scorer for (see :func:`scorer_parts`)
+LEXICAL_PART = "lexical"
+DENSE_PART = "dense"
+NO_PARTS: Mapping[str, Scorer] = MappingProxyType({})
+
+
+def scorer_parts(scorer: Scorer) -> Mapping[str, Scorer]:
+    """The parts ``scorer`` declares (its ``parts``), by name; none where it declares none."""
+    parts: Mapping[str, Scorer] = getattr(scorer, "parts", NO_PARTS)
+    return parts
 
 
 @runtime_checkable

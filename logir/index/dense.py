@@ -1,29 +1,26 @@
 """Bi-encoder scorer (sentence-transformers): cosine similarity of L2-normalised embeddings.
 
-Document embeddings are cached on disk, keyed by model id and the sha256 of the corpus texts, so
-a second build over the same corpus loads them instead of re-encoding. torch and
+Document embeddings are cached on disk (:mod:`logir.index.cache`), keyed by model id and the
+sha256 of the corpus texts, so a second build over the same corpus loads them instead of
+re-encoding. torch and
 sentence-transformers are the optional ``dense`` extra and are imported only when needed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import os
-import re
 import sys
-import tempfile
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
 from logir.errors import LogirError
-from logir.index.base import topk
+from logir.index.base import NO_PARTS, topk
+from logir.index.cache import embedding_cache_path, save_npy_atomic
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import packed_encoder
 
@@ -109,62 +106,11 @@ def _product(q: np.ndarray, docs: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(out[: len(q)])
 
 
-def corpus_sha256(texts: list[str]) -> str:
-    """sha256 of the texts in order (length-prefixed, so boundaries count)."""
-    h = hashlib.sha256()
-    for t in texts:
-        b = t.encode("utf-8")
-        h.update(len(b).to_bytes(8, "little"))
-        h.update(b)
-    return h.hexdigest()
-
-
-def cache_root(cache_dir: str | Path | None = None) -> Path:
-    """`cache_dir`, else $LOGIR_CACHE, else ~/.cache/logir."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get("LOGIR_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "logir"
-
-
-def _slug(model_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("_.")[-80:] or "model"
-
-
-def cache_path(
-    kind: str, model_id: str, texts: list[str], cache_dir: str | Path | None, suffix: str
-) -> Path:
-    """Where document vectors of one `kind` for `texts` under `model_id` are cached."""
-    key = corpus_sha256(texts)[:16]
-    return cache_root(cache_dir) / kind / f"{_slug(model_id)}-{key}{suffix}"
-
-
-def embedding_cache_path(model_id: str, texts: list[str], cache_dir: str | Path | None) -> Path:
-    """Where the document embeddings of `texts` under `model_id` are cached."""
-    return cache_path("embeddings", model_id, texts, cache_dir, ".npy")
-
-
-def save_atomic(path: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Call `write` on a temporary sibling of `path`, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _save_npy_atomic(path: Path, arr: np.ndarray) -> None:
-    save_atomic(path, lambda fh: np.save(fh, arr))
-
-
 class DenseScorer:
     """Cosine similarity between query and document embeddings (exact, brute force)."""
 
     name = "dense"
+    parts = NO_PARTS
     score_range = "cosine in [-1, 1]"
     lexical = False
 
@@ -201,7 +147,7 @@ class DenseScorer:
                     return cls(emb, model_id)
                 log.warning("ignoring embedding cache %s of shape %s", path, emb.shape)
         emb = _encode(get_model(model_id), texts, batch_size, show_progress)
-        _save_npy_atomic(path, emb)
+        save_npy_atomic(path, emb)
         log.info("encoded %d documents with %s; cached at %s", len(texts), model_id, path)
         return cls(emb, model_id)
 
@@ -209,7 +155,7 @@ class DenseScorer:
         """Write embeddings.npy and dense.json (model id) into directory `path`."""
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
-        _save_npy_atomic(out / EMBEDDINGS_FILE, self.embeddings)
+        save_npy_atomic(out / EMBEDDINGS_FILE, self.embeddings)
         cfg = {"model": self.model_id, "n_docs": self.n_docs, "dim": self.dim}
         (out / CONFIG_FILE).write_text(json.dumps(cfg, indent=2), encoding="utf-8")
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 
-from logir.index.base import Scorer, topk
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, topk
 
 
 class HybridScorer:
@@ -12,7 +15,8 @@ class HybridScorer:
 
     BM25 is divided by the query's best BM25 score over the whole corpus, so it lies in [0, 1]
     like the cosine; the scale depends only on the query, so any document's score is the same
-    whether it is scored alone or inside a full ranking.
+    whether it is scored alone or inside a full ranking. Its two scorers are its declared
+    ``parts`` (``lexical`` and ``dense``), which a composer may weigh otherwise.
     """
 
     name = "hybrid"
@@ -25,6 +29,9 @@ class HybridScorer:
         self.dense = dense
         self.alpha = float(alpha)
         self.chunk = chunk
+        self.parts: Mapping[str, Scorer] = MappingProxyType(
+            {LEXICAL_PART: lexical, DENSE_PART: dense}
+        )
 
     @property
     def n_docs(self) -> int:

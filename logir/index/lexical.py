@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index import bm25kernels
+from logir.index.base import NO_PARTS
 from logir.index.bm25batch import BM25Batch
 from logir.index.bm25s_internals import stopword_set
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
@@ -42,6 +43,7 @@ class BM25Scorer:
     """Exact BM25 (bm25s) with PyStemmer stemming and stop-word removal."""
 
     name = "bm25"
+    parts = NO_PARTS
     score_range = "BM25 >= 0, unbounded"
 
     def __init__(self, retriever: Any, params: dict[str, Any]) -> None:

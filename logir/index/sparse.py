@@ -26,8 +26,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from logir.errors import LogirError
-from logir.index.base import sparse_row_topk
-from logir.index.dense import cache_path, save_atomic
+from logir.index.base import NO_PARTS, sparse_row_topk
+from logir.index.cache import cache_path, save_atomic
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.lexical import BM25Scorer
 
@@ -221,6 +221,7 @@ class SparseScorer:
 
     lexical = True
     score_range = "dot product of non-negative term weights, >= 0, unbounded"
+    parts = NO_PARTS
 
     def __init__(self, postings: sp.csr_matrix, encoder: SparseEncoder, name: str) -> None:
         self._postings = sp.csr_matrix(postings, dtype=np.float32)

@@ -46,8 +46,10 @@ from typing import Any
 from logir.data.dataset import Document
 from logir.data.jsonl import field, read_jsonl, write_jsonl
 from logir.errors import DataFormatError, LogirError
+from logir.index import registry
 from logir.index.base import Scorer
-from logir.index.dense import DEFAULT_MODEL, corpus_sha256
+from logir.index.cache import corpus_sha256
+from logir.index.dense import DEFAULT_MODEL
 from logir.index.integrity import (
     DamagedFile,
     check_files,
@@ -59,16 +61,13 @@ from logir.index.integrity import (
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 DOCS = "docs.jsonl"
-RETRIEVERS = ("bm25", "dense", "splade")
+#: the retrievers an index can store (:mod:`logir.index.registry`)
+RETRIEVERS = registry.STORED
 
 ID_KEYS = ("_id", "id", "doc_id", "docid")
 TEXT_KEYS = ("text", "doc", "contents")
 #: the file of each retriever that says how many documents it holds
-MAIN_FILE = {
-    "bm25": "bm25/params.index.json",
-    "dense": "dense/embeddings.npy",
-    "splade": "splade/doc_vectors.npz",
-}
+MAIN_FILE = {name: registry.main_file(name) for name in RETRIEVERS}
 LEGACY_STALE_S = 24 * 3600  # a temporary folder without an owner is stale after a day
 
 
@@ -109,24 +108,10 @@ def build_index(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{_owner()}-", dir=out.parent))
     try:
         params: dict[str, Any] = {}
-        if "bm25" in names:
-            from logir.index.lexical import BM25Scorer
-
-            bm25 = BM25Scorer.build(texts, show_progress=show_progress)
-            bm25.save(tmp / "bm25")
-            params["bm25"] = dict(bm25.params)
-        if "dense" in names:
-            from logir.index.dense import DenseScorer
-
-            dense = DenseScorer.build(texts, model=dense_model, show_progress=show_progress)
-            dense.save(tmp / "dense")
-            params["dense"] = {"model": dense.model_id, "dim": dense.dim}
-        if "splade" in names:
-            from logir.index.sparse import SparseScorer
-
-            splade = SparseScorer.build(texts, model=splade_model, show_progress=show_progress)
-            splade.save(tmp / "splade")
-            params["splade"] = {"model": splade.encoder.model_id, "vocab": splade.dim}
+        models = {"dense": dense_model, "splade": splade_model}
+        for name in (r for r in RETRIEVERS if r in names):
+            opts = registry.BuildOptions(model=models.get(name), show_progress=show_progress)
+            params[name] = registry.save(name, registry.build(name, texts, opts), tmp / name)
         write_jsonl(tmp / DOCS, ({"id": d.id, "title": d.title, "text": d.text} for d in docs))
         manifest = {
             "logir_index": FORMAT_VERSION,
@@ -387,8 +372,19 @@ class Index:
         return [d.id for d in self.docs]
 
     def scorer(self, name: str) -> Scorer:
-        """The scorer `name` ("bm25", "dense" or "splade"), loaded once."""
+        """The scorer `name`, loaded once: a retriever the index stores ("bm25", "dense",
+        "splade"), or a composite one ("hybrid") built from the stored ones it needs."""
         if name in self._scorers:
+            return self._scorers[name]
+        parts = registry.retriever(name).parts if name in registry.RETRIEVERS else ()
+        if parts:
+            if not set(parts) <= set(self.retrievers):
+                have = ", ".join(self.retrievers) or "none"
+                raise LogirError(
+                    f"retriever {name!r} needs {' and '.join(parts)} in index {self.path}; "
+                    f"it has: {have}"
+                )
+            self._scorers[name] = registry.combine(name, self.scorer)
             return self._scorers[name]
         if name not in self.manifest.get("retrievers", {}):
             available = ", ".join(self.retrievers) or "none"
@@ -404,19 +400,9 @@ class Index:
         return scorer
 
     def _load(self, name: str) -> Scorer:
-        if name == "bm25":
-            from logir.index.lexical import BM25Scorer
-
-            return BM25Scorer.load(self.path / "bm25")
-        if name == "dense":
-            from logir.index.dense import DenseScorer
-
-            return DenseScorer.load(self.path / "dense")
-        if name == "splade":
-            from logir.index.sparse import SparseScorer
-
-            return SparseScorer.load(self.path / "splade")
-        raise LogirError(f"index {self.path}: unsupported retriever {name!r}")
+        if name not in RETRIEVERS:
+            raise LogirError(f"index {self.path}: unsupported retriever {name!r}")
+        return registry.load(name, self.path / name)
 
     def __repr__(self) -> str:
         return f"Index({str(self.path)!r}, n_docs={self.n_docs}, retrievers={self.retrievers})"

@@ -36,7 +36,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import Scorer, topk
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, topk
 from logir.limits import MAX_DEPTH
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
@@ -169,8 +169,8 @@ class Exclusion(Composer):
     def _unit(
         self, scorer: Scorer, texts: list[str], rows: np.ndarray, dense_w: float, clip: bool
     ) -> np.ndarray:
-        lexical = getattr(scorer, "lexical", None)
-        dense = getattr(scorer, "dense", None)
+        parts = scorer_parts(scorer)
+        lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
         if lexical is not None and dense is not None:  # the hybrid scorer: mix its parts
             d = dense.score(texts, rows)
             d = np.clip(d, 0.0, 1.0) if clip else d

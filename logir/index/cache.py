@@ -1,0 +1,73 @@
+"""The on-disk cache of document vectors, and atomic file writes.
+
+Document vectors (dense embeddings, SPLADE vectors) are cached under ``$LOGIR_CACHE`` (default
+``~/.cache/logir``), one file per model and corpus: ``KIND/MODEL-SHA.SUFFIX``, where SHA is the
+start of :func:`corpus_sha256` of the texts. A second build over the same corpus loads them
+instead of encoding again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+
+def corpus_sha256(texts: list[str]) -> str:
+    """sha256 of the texts in order (length-prefixed, so boundaries count)."""
+    h = hashlib.sha256()
+    for t in texts:
+        b = t.encode("utf-8")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def cache_root(cache_dir: str | Path | None = None) -> Path:
+    """`cache_dir`, else $LOGIR_CACHE, else ~/.cache/logir."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("LOGIR_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "logir"
+
+
+def model_slug(model_id: str) -> str:
+    """`model_id` as a file-name part (at most 80 characters)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("_.")[-80:] or "model"
+
+
+def cache_path(
+    kind: str, model_id: str, texts: list[str], cache_dir: str | Path | None, suffix: str
+) -> Path:
+    """Where document vectors of one `kind` for `texts` under `model_id` are cached."""
+    key = corpus_sha256(texts)[:16]
+    return cache_root(cache_dir) / kind / f"{model_slug(model_id)}-{key}{suffix}"
+
+
+def embedding_cache_path(model_id: str, texts: list[str], cache_dir: str | Path | None) -> Path:
+    """Where the dense document embeddings of `texts` under `model_id` are cached."""
+    return cache_path("embeddings", model_id, texts, cache_dir, ".npy")
+
+
+def save_atomic(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Call `write` on a temporary sibling of `path`, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_npy_atomic(path: Path, arr: np.ndarray) -> None:
+    """``np.save`` of `arr` to `path`, atomically."""
+    save_atomic(path, lambda fh: np.save(fh, arr))
