@@ -40,20 +40,21 @@ from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, top
 from logir.limits import MAX_DEPTH
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
+from logir.query import natural as cues
 from logir.query.reading import Reading
 
 #: decomposition cues (logir.query.natural) that mark the exclusion of a topic from the answer
 EXCLUSION_CUES = frozenset(
     {
-        "negation:parenthetical",
-        "negation:exception",
-        "negation:fronted-exception",
-        "negation:without",
-        "negation:dont-mention",
-        "negation:no-mention",
-        "negation:refrain",
-        "negation:in-addition-to",
-        "negation:unrelated",
+        cues.NEGATION_PARENTHETICAL,
+        cues.NEGATION_EXCEPTION,
+        cues.NEGATION_FRONTED_EXCEPTION,
+        cues.NEGATION_WITHOUT,
+        cues.NEGATION_DONT_MENTION,
+        cues.NEGATION_NO_MENTION,
+        cues.NEGATION_REFRAIN,
+        cues.NEGATION_IN_ADDITION_TO,
+        cues.NEGATION_UNRELATED,
     }
 )
 

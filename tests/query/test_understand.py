@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from logir.query import And, Not, Or, Term, Understanding, natural, to_query, understand
+from logir.query import And, Not, Or, Term, Understanding, to_query, understand
+from logir.query.natural import nlp
 from logir.query.syntax import QuerySyntaxError
 from logir.query.understand import looks_like_syntax
 
@@ -74,7 +75,7 @@ def test_natural_mode_ignores_operator_words() -> None:
 
 
 def test_natural_without_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(natural, "_load_nlp", lambda: None)
+    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
     assert to_query("films by Nolan but not Inception") == And(
         Term("films by Nolan"), Not(Term("Inception"))
     )

@@ -1,0 +1,128 @@
+"""Assembly: a query read clause by clause (several negated clauses become a union), a condition
+list item by item, and the public :func:`decompose` with its result type."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from logir.errors import LogirError
+from logir.limits import MAX_NATURAL_CHARS
+from logir.query.ast import Not, Query, Term
+from logir.query.natural.build import Builder, all_of, any_of
+from logir.query.natural.lexicon import CLAUSES_UNION, CONJUNCTION_LIST, LIST_HEADER_DROPPED
+from logir.query.natural.lists import LIST_HEADER, list_items, negative_item, split_clauses
+from logir.query.natural.negation import negations
+from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
+from logir.query.natural.positive import read_positive
+from logir.query.natural.view import View
+from logir.query.syntax import QueryTooLong
+
+
+class EmptyQuery(LogirError, ValueError):
+    """A query with nothing but whitespace."""
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """A logical form read from natural language, where its terms came from and why."""
+
+    query: Query
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    cues: list[str] = field(default_factory=list)
+    parser: str = "regex"  # "spacy" when the dependency parse was available
+
+
+def _decompose_text(v: View, b: Builder, allow_clauses: bool = True) -> Query | None:
+    """Decompose one stretch of text; None when it has no positive content."""
+    clauses = split_clauses(v) if allow_clauses else [v]
+    if len(clauses) > 1:
+        analysed = [negations(c, b) for c in clauses]
+        with_own = [a for a in analysed if a.has_cue and a.positive.has_content()]
+        if len(with_own) >= 2:
+            b.cue(CLAUSES_UNION)
+            global_nots: list[Query] = []
+            alts: list[Query] = []
+            for a in analysed:
+                if not a.positive.has_content():
+                    global_nots.extend(a.negated)
+                    continue
+                pos = read_positive(a.positive, b)
+                if pos is None:
+                    continue
+                alts.append(all_of([pos, *a.negated]))
+            if len(alts) >= 2:
+                return all_of([any_of(alts), *global_nots])
+    whole = negations(v, b)
+    pos_view = whole.positive
+    if not pos_view.has_content():
+        return None
+    multi = len(split_clauses(pos_view)) > 1
+    pos = b.term(pos_view) if multi else read_positive(pos_view, b)
+    if pos is None:
+        return None
+    return all_of([pos, *whole.negated])
+
+
+def _decompose(text: str, b: Builder) -> Query:
+    v = View.of(text)
+    listed = list_items(v)
+    if listed is not None:
+        header, items = listed
+        b.cue(CONJUNCTION_LIST)
+        parts: list[Query] = []
+        head = header.trim()
+        if head.has_content():
+            if LIST_HEADER.search(head.text):
+                b.cue(LIST_HEADER_DROPPED)
+            else:
+                q = _decompose_text(head, b, allow_clauses=False)
+                if q is not None:
+                    parts.append(q)
+        for item in items:
+            q = negative_item(item, b) or _decompose_text(item, b, allow_clauses=False)
+            if q is not None:
+                parts.append(q)
+        if parts and any(not isinstance(p, Not) for p in parts):
+            return all_of(parts)
+        b.cues.clear()
+        b.spans.clear()
+    q = _decompose_text(v, b)
+    if q is not None and b.cues:
+        return q
+    b.cues.clear()
+    b.spans.clear()
+    whole = Term(text)
+    stripped = text.strip()
+    start = text.index(stripped[0])
+    end = len(text.rstrip())
+    b.spans[whole.text] = (start, end)
+    return whole
+
+
+def decompose(text: str) -> Decomposition:
+    """Decompose a natural-language query into a logical form; see the module docstring."""
+    if not isinstance(text, str):
+        raise TypeError(f"decompose() expects a str, got {type(text).__name__}")
+    if len(text) > MAX_NATURAL_CHARS:
+        raise QueryTooLong(
+            f"the query is {len(text):,} characters long; natural-language reading takes at most "
+            f"{MAX_NATURAL_CHARS:,}"
+        )
+    if not text.strip():
+        raise EmptyQuery("cannot decompose an empty query")
+    b = Builder()
+    q = _decompose(text, b)
+    spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
+    spacy = spacy_tokens(text, SPACY_MAX_TOKENS) <= SPACY_MAX_TOKENS and spacy_available()
+    return Decomposition(q, spans, list(b.cues), "spacy" if spacy else "regex")
+
+
+def _iter_terms(q: Query) -> Iterator[Term]:
+    if isinstance(q, Term):
+        yield q
+    elif isinstance(q, Not):
+        yield from _iter_terms(q.child)
+    else:
+        for c in q.children:
+            yield from _iter_terms(c)

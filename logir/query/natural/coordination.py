@@ -1,0 +1,272 @@
+"""Coordination: ``A or B`` and ``both A and B`` split into alternatives that share a head and
+tail, from spaCy's dependency parse when it is available, else from the explicit ``either ... or``
+and ``both ... and`` forms."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Any
+
+from logir.query.ast import Query
+from logir.query.natural import nlp as pipeline  # looked up per call: tests replace load_nlp
+from logir.query.natural.build import Builder, all_of, any_of
+from logir.query.natural.lexicon import CONJUNCTION_BOTH_AND, DISJUNCTION_EITHER_OR, DISJUNCTION_OR
+from logir.query.natural.view import SPACES, View, has_content
+
+_SKIP_OR = re.compile(
+    r"\b(?:or\s+not|or\s+so|more\s+or\s+less|whether|and/or|or\s+else|or\s+other|or\s+any)\b",
+    re.I,
+)
+
+
+def split_coordination(v: View, b: Builder) -> Query | None:
+    """Split ``A or B`` (-> OR) or ``both A and B`` (-> AND) sharing head and tail."""
+    text = v.text
+    has_or = re.search(r"\bor\b", text, re.I) and not _SKIP_OR.search(text)
+    if not (has_or or _both_then_and(text)):
+        return None
+    tokens = pipeline.spacy_tokens(text, b.spacy_left)
+    nlp = pipeline.load_nlp() if tokens <= b.spacy_left else None
+    if nlp is not None:
+        b.spacy_left -= tokens
+        b.parser = "spacy"
+        try:
+            found = _coordination_spacy(v, nlp)
+        except Exception:  # a parser failure must never break decomposition
+            found = None
+    else:
+        found = _coordination_regex(v)
+    if found is None:
+        return None
+    op, alternatives = found
+    terms = [b.term(a) for a in alternatives]
+    if len(terms) < 2 or any(t is None for t in terms):
+        return None
+    kept = [t for t in terms if t is not None]
+    if len(set(kept)) < 2:
+        return None
+    if op == "OR":
+        b.cue(DISJUNCTION_EITHER_OR if re.search(r"\beither\b", text, re.I) else DISJUNCTION_OR)
+        return any_of(list(kept))
+    b.cue(CONJUNCTION_BOTH_AND)
+    return all_of(list(kept))
+
+
+_BOTH_AND_LINE = re.compile(r"\b(both)\b|\b(and)\b|\n", re.I)
+
+
+def _both_then_and(text: str) -> bool:
+    r"""True when a line holds ``both`` and, at least one character later, ``and`` (both whole
+    words): what ``\bboth\b.+\band\b`` finds, in one pass."""
+    both_end = -1
+    for m in _BOTH_AND_LINE.finditer(text):
+        if m.group(1):
+            if both_end < 0:
+                both_end = m.end()
+        elif m.group(2):
+            if 0 <= both_end < m.start():
+                return True
+        else:
+            both_end = -1  # a new line
+    return False
+
+
+_EITHER = re.compile(r"\beither(?=\s)", re.I)
+_BOTH = re.compile(r"\bboth(?=\s)", re.I)
+_OR_WORD = re.compile(r"or", re.I)
+_AND_WORD = re.compile(r"and", re.I)
+_SPACE_RUN = re.compile(r"\s+")
+
+
+def _marked_pair(
+    text: str, marker: re.Pattern[str], conj: re.Pattern[str]
+) -> tuple[int, tuple[int, int], tuple[int, int]] | None:
+    r"""Where ``\bMARKER\s+(.+?)\s+CONJ\s+(.+)$`` first matches in ``text`` (its start and its two
+    groups), found in linear time: the regular expression itself rescans a line per candidate.
+
+    Follows that expression's order of trials: markers left to right; for each, the whitespace
+    after it longest first; then the first group as short as possible.
+    """
+    n = len(text)
+    n1 = n - 1 if text.endswith("\n") else n  # where "$" lets the second group end
+    line = text.rfind("\n", 0, n1) + 1  # the second group lies on the last line
+    # Runs of whitespace that "\s+CONJ\s+(.+)$" can start in: [start, end) and the second group.
+    run_starts: list[int] = []
+    run_ends: list[int] = []
+    second: list[tuple[int, int]] = []
+    for r in _SPACE_RUN.finditer(text):
+        y = r.end()
+        c = conj.match(text, y)
+        if not c:
+            continue
+        after = SPACES.match(text, c.end()).end()
+        u = min(after, n1 - 1)
+        if after > c.end() and u >= max(c.end() + 1, line):
+            run_starts.append(r.start())
+            run_ends.append(y)
+            second.append((u, n1))
+    if not run_starts:
+        return None
+    newlines = [nl.start() for nl in re.finditer("\n", text)]
+    for m in marker.finditer(text):
+        a = m.end()
+        b0 = SPACES.match(text, a).end()
+        for q0 in range(b0, a, -1):  # the first group starts here
+            if q0 >= n or text[q0] == "\n":
+                continue
+            # The first group runs from q0 to t, t > q0, without a newline: t is at most the
+            # first newline at or after q0 (the whitespace before CONJ may start with it).
+            k = bisect.bisect_left(newlines, q0)
+            last_t = newlines[k] if k < len(newlines) else n
+            j = bisect.bisect_right(run_ends, q0 + 1)
+            if j == len(run_starts):
+                continue
+            t = max(run_starts[j], q0 + 1)
+            if t <= last_t:
+                return m.start(), (q0, t), second[j]
+    return None
+
+
+def _coordination_regex(v: View) -> tuple[str, list[View]] | None:
+    text = v.text
+    op = "OR"
+    found = _marked_pair(text, _EITHER, _OR_WORD)
+    if found is None:
+        found = _marked_pair(text, _BOTH, _AND_WORD)
+        op = "AND"
+    if found is None:
+        return None
+    start, (s1, e1), (s2, e2) = found
+    head = v.cut(0, start)
+    alts = [head.join(v.cut(s1, e1)), head.join(v.cut(s2, e2))]
+    if not (has_content(text[s1:e1]) and has_content(text[s2:e2])):
+        return None
+    return op, alts
+
+
+def _coordination_spacy(v: View, nlp: Any) -> tuple[str, list[View]] | None:
+    doc = nlp(v.text)
+    candidates = []
+    for tok in doc:
+        low = tok.lower_
+        if low == "or" and tok.dep_ == "cc":
+            candidates.append(("OR", tok))
+        elif low == "both" and tok.dep_ in ("preconj", "det"):
+            chain = _chain(tok.head)
+            cc = [c for m in chain for c in m.children if c.lower_ == "and" and c.dep_ == "cc"]
+            if len(chain) > 1 and cc:
+                candidates.append(("AND", cc[0]))
+    # Prefer an explicit either/both marker, then the first coordination.
+    candidates.sort(key=lambda c: (not _has_marker(c[1]), c[1].i))
+    for op, cc in candidates:
+        found = _conjuncts(doc, cc, op)
+        if found is None:
+            continue
+        starts, ends, marker = found
+        pieces = []
+        head_end = starts[0]
+        if marker is not None and marker < head_end:
+            head_end = marker
+        head = v.cut(0, _char(doc, head_end))
+        tail = v.cut(_char_end(doc, ends[-1]), len(v.text))
+        if not all(_word_aligned(doc, s, e) for s, e in zip(starts, ends, strict=True)):
+            continue
+        for s, e in zip(starts, ends, strict=True):
+            alt = v.cut(_char(doc, s), _char_end(doc, e)).trim()
+            if not alt.has_content():
+                break
+            pieces.append(head.join(alt).join(tail))
+        else:
+            return op, pieces
+    return None
+
+
+def _word_aligned(doc: Any, start: int, end: int) -> bool:
+    """True when tokens start..end begin and end at word edges (not inside ``re-engaged``)."""
+    text = doc.text
+    a, z = _char(doc, start), _char_end(doc, end)
+    before = text[a - 1] if a > 0 else " "
+    after = text[z] if z < len(text) else " "
+    return not (before.isalnum() or before == "-") and not (after.isalnum() or after == "-")
+
+
+def _chain(first: Any) -> list[Any]:
+    """``first`` and the tokens joined to it by successive conj arcs."""
+    chain = [first]
+    node = first
+    while True:
+        nxt = [c for c in node.children if c.dep_ == "conj" and c.i > node.i]
+        if not nxt:
+            return chain
+        node = nxt[0]
+        chain.append(node)
+
+
+_POS_CLASS = {"PROPN": "NOUN", "PRON": "NOUN", "NUM": "NOUN", "AUX": "VERB"}
+
+
+def _has_marker(cc: Any) -> bool:
+    head = cc.head
+    return any(c.dep_ == "preconj" for c in head.children)
+
+
+def _char(doc: Any, i: int) -> int:
+    return doc[i].idx if i < len(doc) else len(doc.text)
+
+
+def _char_end(doc: Any, i: int) -> int:
+    return doc[i].idx + len(doc[i].text)
+
+
+def _conjuncts(doc: Any, cc: Any, op: str) -> tuple[list[int], list[int], int | None] | None:
+    """Token ranges [start, end] of the phrases coordinated by ``cc``, and a preconj index."""
+    first = cc.head
+    while first.dep_ == "conj" and first.head.i < first.i:
+        first = first.head
+    chain = _chain(first)
+    if len(chain) < 2 or len(chain) > 4:
+        return None
+    kinds = {_POS_CLASS.get(m.pos_, m.pos_) for m in chain}
+    if len(kinds) > 1:
+        return None  # "individual or joint ownership" parsed as ADJ + NOUN: unsure
+    text = doc.text
+    if text.count("(", 0, cc.idx) > text.count(")", 0, cc.idx):
+        return None  # inside parentheses
+    if (
+        first.i >= 2
+        and first.text[:1].isupper()
+        and doc[first.i - 2].text[:1].isupper()
+        and doc[first.i - 1].lower_ in ("in", "of", "for", "and", "&")
+    ):
+        return None  # inside a name: "Nobel Prize in Physiology or Medicine"
+    word = "or" if op == "OR" else "and"
+    ccs = [c for m in chain for c in m.children if c.dep_ == "cc"]
+    if any(c.lower_ not in (word, "nor") for c in ccs if c.lower_ in ("and", "or", "but")):
+        return None  # mixed "and" / "or": unsure
+    in_chain = {m.i for m in chain}
+    starts, ends = [], []
+    marker = None
+    for m in chain:
+        excluded: set[int] = set()
+        for c in m.children:
+            if c.i in in_chain or (c.dep_ == "conj" and c.i > m.i):
+                excluded.update(t.i for t in c.subtree)
+            elif c.dep_ in ("cc", "preconj") or (c.dep_ == "punct" and c.text in ",;:"):
+                excluded.add(c.i)
+                if c.dep_ == "preconj":
+                    marker = c.i
+            elif c.lower_ in ("both", "either") and c.i < m.i:
+                excluded.add(c.i)
+                marker = c.i
+        own = [t.i for t in m.subtree if t.i not in excluded]
+        if m is first and m.pos_ in ("VERB", "AUX"):
+            # Left dependents of a coordinated verb (subject, auxiliary, "that") are shared.
+            own = [i for i in own if i >= m.i]
+        # Only a contiguous stretch makes a clean alternative.
+        lo, hi = min(own), max(own)
+        starts.append(lo)
+        ends.append(hi)
+    if any(ends[i] >= starts[i + 1] for i in range(len(starts) - 1)):
+        return None
+    return starts, ends, marker

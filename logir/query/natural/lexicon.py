@@ -1,0 +1,239 @@
+"""The cue lexicon: the names of the cues a decomposition reports, the words and patterns of the
+negation cues, the filler stripped from a negated concept and the question openers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from logir.query.natural.view import View, has_content
+
+NEGATION_PARENTHETICAL = "negation:parenthetical"
+NEGATION_NEITHER_NOR = "negation:neither-nor"
+NEGATION_IN_ADDITION_TO = "negation:in-addition-to"
+NEGATION_FRONTED_EXCEPTION = "negation:fronted-exception"
+NEGATION_EXCEPTION = "negation:exception"
+NEGATION_REFRAIN = "negation:refrain"
+NEGATION_NOTHING_ABOUT = "negation:nothing-about"
+NEGATION_NO_MENTION = "negation:no-mention"
+NEGATION_WITHOUT = "negation:without"
+NEGATION_UNRELATED = "negation:unrelated"
+NEGATION_DONT_MENTION = "negation:dont-mention"
+NEGATION_BUT_NOT = "negation:but-not"
+NEGATION_COMMA_NOT = "negation:comma-not"
+NEGATION_VERBAL = "negation:verbal"
+NEGATION_NOT = "negation:not"
+NEGATION_NON_WORD = "negation:non-word"
+NEGATION_LIST_ITEM = "negation:list-item"
+TEMPLATE_THAT_ARE_ALSO = "template:that-are-also"
+TEMPLATE_THAT_ARE_ALSO_BOTH = "template:that-are-also-both"
+DISJUNCTION_OR = "disjunction:or"
+DISJUNCTION_EITHER_OR = "disjunction:either-or"
+CONJUNCTION_BOTH_AND = "conjunction:both-and"
+CONJUNCTION_LIST = "conjunction:list"
+LIST_HEADER_DROPPED = "list:header-dropped"
+CLAUSES_UNION = "clauses:union"
+
+CUE_NAMES: tuple[str, ...] = (
+    NEGATION_PARENTHETICAL,
+    NEGATION_NEITHER_NOR,
+    NEGATION_IN_ADDITION_TO,
+    NEGATION_FRONTED_EXCEPTION,
+    NEGATION_EXCEPTION,
+    NEGATION_REFRAIN,
+    NEGATION_NOTHING_ABOUT,
+    NEGATION_NO_MENTION,
+    NEGATION_WITHOUT,
+    NEGATION_UNRELATED,
+    NEGATION_DONT_MENTION,
+    NEGATION_BUT_NOT,
+    NEGATION_COMMA_NOT,
+    NEGATION_VERBAL,
+    NEGATION_NOT,
+    NEGATION_NON_WORD,
+    NEGATION_LIST_ITEM,
+    TEMPLATE_THAT_ARE_ALSO,
+    TEMPLATE_THAT_ARE_ALSO_BOTH,
+    DISJUNCTION_OR,
+    DISJUNCTION_EITHER_OR,
+    CONJUNCTION_BOTH_AND,
+    CONJUNCTION_LIST,
+    LIST_HEADER_DROPPED,
+    CLAUSES_UNION,
+)
+"""Every name :attr:`Decomposition.cues` may hold."""
+
+AUX = r"is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must"
+NT = (
+    r"(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven|hadn|couldn|wouldn|shouldn|won|mustn)"
+    r"['\u2019]t|can['\u2019]t|cannot"
+)
+# Words after "not"/"never" that make it something other than an exclusion.
+_NOT_FOLLOW_EXCEPT = (
+    r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
+    r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
+    r"|unlike|unusual|uncommon|unknown|that|a\s+lot|long|far|later|earlier|before|after|to"
+)
+MENTION_VERB = (
+    r"mention(?:ing|s)?|discuss(?:ing)?|includ(?:e|ing)|referenc(?:e|ing)|refer(?:ring)?\s+to"
+    r"|cover(?:ing)?|talk(?:ing)?\s+about|touch(?:ing)?\s+(?:on|upon)|bring(?:ing)?\s+up"
+    r"|address(?:ing)?|involv(?:e|es|ing)|relat(?:e|es|ing)\s+to|focus(?:ing)?\s+on"
+    r"|describ(?:e|ing)|go(?:ing)?\s+into|delv(?:e|ing)\s+into|dwell(?:ing)?\s+on"
+    r"|get(?:ting)?\s+into|cit(?:e|ing)|consider(?:ing)?|be\s+about|being\s+about"
+)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One negation cue: the name it is reported under and the pattern that finds it."""
+
+    name: str  # one of the NEGATION_* names above
+    pattern: re.Pattern[str]
+    kind: str = "inline"  # inline | paren | fronted | verbal | neither | comma
+    needs_other: bool = False  # "in addition to": only with "other/else/more" later on
+    key: re.Pattern[str] | None = None  # text every match holds: no key, no need to search
+
+
+_NEGATION_KEY = r"not|never|n['\u2019]t"
+
+
+def _cue(
+    name: str, regex: str, kind: str = "inline", needs_other: bool = False, key: str = ""
+) -> Cue:
+    return Cue(
+        name, re.compile(regex, re.I), kind, needs_other, re.compile(key, re.I) if key else None
+    )
+
+
+_EXCEPTION_WORDS = (
+    r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
+    r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
+    r"|outside\s+of"
+)
+
+CUES: tuple[Cue, ...] = (
+    _cue(
+        NEGATION_PARENTHETICAL,
+        rf"\(\s*(?:but\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to"
+        rf"|do\s+not\s+(?:{MENTION_VERB})|don't\s+(?:{MENTION_VERB}))\b",
+        "paren",
+    ),
+    _cue(
+        NEGATION_NEITHER_NOR,
+        rf"\b(?:(?:that|which|who)\s+)?(?:(?:{AUX})\s+)?neither\b",
+        "neither",
+        key="neither",
+    ),
+    _cue(
+        NEGATION_IN_ADDITION_TO,
+        r"^\s*(?:and\s+)?in\s+addition\s+to\b",
+        "fronted",
+        needs_other=True,
+    ),
+    _cue(
+        NEGATION_FRONTED_EXCEPTION,
+        r"^\s*(?:and\s+)?(?:apart\s+from|aside\s+from|besides|except\s+for|other\s+than|excluding"
+        r"|without|not\s+counting|leaving\s+aside)\b",
+        "fronted",
+    ),
+    _cue(
+        NEGATION_EXCEPTION,
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b",
+        "comma",
+        key=r"exclud|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
+        r"|outside",
+    ),
+    _cue(
+        NEGATION_REFRAIN,
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+        r"refrain(?:ing)?\s+from\b"
+        r"|(?:^|[,;(]\s*|\b(?:but|and|please)\s+)(?:(?:could|can|would|will)\s+you\s+)?"
+        r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip)\b",
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip",
+    ),
+    _cue(
+        NEGATION_NOTHING_ABOUT,
+        r"(?:(?:,|(?<!\s))\s*(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
+        r"(?:said|mentioned|stated|discussed)\s+(?:about|of|on|regarding)\b",
+        key="nothing",
+    ),
+    _cue(
+        NEGATION_NO_MENTION,
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b",
+        key="mention|discussion",
+    ),
+    _cue(NEGATION_WITHOUT, r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b", key="without"),
+    _cue(
+        NEGATION_UNRELATED,
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to)\b",
+        key="unrelated",
+    ),
+    _cue(
+        NEGATION_DONT_MENTION,
+        rf"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{AUX})\s+not|{NT}|never)\s+"
+        rf"(?={MENTION_VERB}\b)",
+        # Every match holds the negation word and the verb after it (the lookahead as in the
+        # pattern, whose "\b" binds to the last verb only): without both, this costly pattern
+        # need not run.
+        key=rf"(?:{_NEGATION_KEY})\s+(?={MENTION_VERB}\b)",
+    ),
+    _cue(
+        NEGATION_BUT_NOT,
+        r"(?:,\s*)?\b(?:but|and|yet)\s+not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)",
+        key="not",
+    ),
+    _cue(
+        NEGATION_COMMA_NOT, r",\s*not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)", "comma", key="not"
+    ),
+    _cue(
+        NEGATION_VERBAL,
+        rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)\s+)?(?:\b(?:{AUX})\s+(?:not|never)\b"
+        rf"|\b(?:{NT})|(?:\b(?:{AUX})\s+)?\bnever\b)(?:\s+(?:been|be|being)\b)?"
+        rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        "verbal",
+        key=_NEGATION_KEY,
+    ),
+    _cue(
+        NEGATION_NOT,
+        rf"(?:\b(?:that|which|who)\s+)?\bnot\b(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        "verbal",
+        key="not",
+    ),
+)
+
+
+NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.I)
+    for p in (
+        r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
+        r"(?:any\s+)?references?\s+to\s+",
+        rf"(?:{MENTION_VERB})\b\s*",
+        r"(?:any|all|the|some)?\s*(?:(?:detailed|specific|in-depth|lengthy|further|explicit)\s+)?"
+        r"(?:mentions?|discussions?|references?|information|info|details?|content|descriptions?"
+        r"|explanations?|coverage|talk|material|data|facts|stories|news)\s+"
+        r"(?:of|about|on|regarding|concerning|related\s+to|relating\s+to|pertaining\s+to"
+        r"|involving|that\s+(?:mentions?|involves?|relates?\s+to))\s+",
+        r"(?:anything|everything|something|things|stuff|any|those|ones|information|content)\s+"
+        r"(?:(?:that\s+(?:is|are)\s+)?(?:related|relating|pertaining)\s+to|about|regarding"
+        r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
+        r"|relates?\s+to|concerns?))\s+",
+        r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        r"(?:been|being|be)\s+",
+        r"(?:how|whether)\s+(?=\w)",
+    )
+)
+
+
+LEAD_QUESTION = re.compile(
+    r"^(?:(?:what|which|who)\s+(?:are|is|were|was)\s+(?:some\s+)?(?:of\s+)?(?:the\s+)?"
+    r"|(?:what|which)\s+(?=\w)|(?:find|list|name|show\s+me|give\s+me|tell\s+me\s+about)\s+"
+    r"(?:some\s+|all\s+|the\s+)?)",
+    re.I,
+)
+
+
+def lead_stripped(v: View) -> View:
+    m = LEAD_QUESTION.match(v.text)
+    if m and has_content(v.text[m.end() :]):
+        return v.cut(m.end(), len(v.text))
+    return v

@@ -1,0 +1,126 @@
+"""Lists and clauses: numbered or bulleted condition lists, items that are only an exclusion,
+and the split of a text into sentences and ``, or`` clauses."""
+
+from __future__ import annotations
+
+import re
+
+from logir.query.ast import Not, Query
+from logir.query.natural.build import Builder
+from logir.query.natural.lexicon import AUX, NEGATION_LIST_ITEM, NT
+from logir.query.natural.negation import clean_negated
+from logir.query.natural.view import View, is_abbreviation
+
+_LIST_MARK = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[:;,]))\(?(\d{1,2})[.)](?=\s)", re.M)
+_BULLET = re.compile(r"^[ \t]*(?:[-*\u2022\u2013]|\d{1,2}[.)])[ \t]+", re.M)
+# A header that only announces the list ("... that meets the following conditions:").
+LIST_HEADER = re.compile(
+    r"\b(?:(?:that|which|who)\s+(?:meets?|satisf(?:y|ies)|match(?:es)?|fulfil(?:l|ls|s)?)\b"
+    r"|(?:following|these|below|all)\s+(?:\w+\s+)?(?:conditions?|criteria|requirements?"
+    r"|constraints?|properties|features|attributes|characteristics)\b)",
+    re.I,
+)
+
+
+def list_items(v: View) -> tuple[View, list[View]] | None:
+    """A header and its numbered or bulleted items, or None when the text is no list."""
+    text = v.text
+    marks = [m for m in _BULLET.finditer(text)]
+    if len(marks) < 2:
+        marks = []
+        expected = 1
+        for m in _LIST_MARK.finditer(text):
+            if int(m.group(1)) == expected:
+                marks.append(m)
+                expected += 1
+        if len(marks) < 2:
+            return None
+    header = v.cut(0, marks[0].start())
+    items = []
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        item = v.cut(m.end(), end).trim()
+        item = _strip_trailing_and(item)
+        if item.has_content():
+            items.append(item)
+    if len(items) < 2:
+        return None
+    return header, items
+
+
+_AND_OR = re.compile(r"and|or", re.I)
+
+
+def _strip_trailing_and(v: View) -> View:
+    """``v`` without a dangling ``, and`` / ``or`` at its end."""
+    text = v.text
+    end = len(text) - 1 if text.endswith("\n") else len(text)  # "$" also matches before "\n"
+    for size in (3, 2):
+        k = end - size
+        if k > 0 and _AND_OR.fullmatch(text, k, end) and _is_list_gap(text[k - 1]):
+            while k > 0 and _is_list_gap(text[k - 1]):
+                k -= 1
+            return v.cut(0, k).trim()
+    return v
+
+
+def _is_list_gap(ch: str) -> bool:
+    return ch.isspace() or ch in ",;"
+
+
+_SENTENCE_END = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[A-Z(\"'])")
+_CLAUSE_JOIN = re.compile(
+    r",\s*or\s+|;\s*or\s+|,\s*and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    r"|(?<!\s)\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)",
+    re.I,
+)
+
+
+def split_clauses(v: View) -> list[View]:
+    """Sentences and ", or" / ", and how ..." clauses, outside parentheses."""
+    text = v.text
+    cuts: list[tuple[int, int]] = []
+    for pat in (_SENTENCE_END, _CLAUSE_JOIN):
+        depth, counted = 0, 0
+        for m in pat.finditer(text):
+            depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
+            counted = m.start()
+            if depth > 0:
+                continue
+            if (
+                pat is _SENTENCE_END
+                and text[m.start() - 1 : m.start()] == "."
+                and is_abbreviation(text, m.start() - 1)
+            ):
+                continue
+            cuts.append((m.start(), m.end()))
+    cuts.sort()
+    parts: list[View] = []
+    start = 0
+    for s, e in cuts:
+        if s < start:
+            continue
+        parts.append(v.cut(start, s))
+        start = e
+    parts.append(v.cut(start, len(text)))
+    return [p for p in parts if p.text.strip()]
+
+
+_NEGATIVE_ITEM = re.compile(
+    rf"^\s*(?:not|never|without|excluding|exclude|except(?:\s+for)?|other\s+than"
+    rf"|(?:{AUX})\s+not|{NT})\b\s*",
+    re.I,
+)
+
+
+def negative_item(item: View, b: Builder) -> Query | None:
+    """A list item that is only an exclusion ("3. not released before 1990") -> NOT term."""
+    m = _NEGATIVE_ITEM.match(item.text)
+    if not m:
+        return None
+    concept = clean_negated(item.cut(m.end(), len(item.text)))
+    t = b.term(concept) if concept.has_content() else None
+    if t is None:
+        return None
+    b.cue(NEGATION_LIST_ITEM)
+    return Not(t)

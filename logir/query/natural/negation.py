@@ -1,0 +1,320 @@
+"""Negation: finding the negation cues of a clause, how far each negated stretch runs, and cutting
+the negated concepts out of the clause (giving a bare concept the head it shares)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from logir.query.ast import Not, Query
+from logir.query.natural.build import Builder
+from logir.query.natural.lexicon import (
+    AUX,
+    CUES,
+    LEAD_QUESTION,
+    NEG_FILLER,
+    NEGATION_BUT_NOT,
+    NT,
+    lead_stripped,
+)
+from logir.query.natural.view import View, content_words, has_content, is_abbreviation
+
+_CUE_WORK = 40_000
+"""Characters the negation pass may re-read per clause: every cue it keeps costs a pass over the
+clause, so a clause of n characters keeps at most ``max(4, _CUE_WORK // n)`` cues (the rest stay
+plain text). Real queries, a few hundred characters with a handful of cues, never reach it."""
+
+# Clause boundaries that end a negated stretch of text.
+_BOUNDARY = re.compile(
+    r"[;?!]|\.(?=\s|$)|\)"
+    r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
+    rf"|{AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
+    r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
+    rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
+    r"|,\s*(?:but|however|and\s+also)\b",
+    re.I,
+)
+# A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
+# "or" and running to the end of the clause) is read by _listed_end, in one pass: as a regular
+# expression, "(?:\s*[^,;?!.()]+?,)+..." backtracks exponentially in the number of items.
+_LIST_STOP = re.compile(r"[,;?!.()]")
+_LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
+_RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
+_FIRST_COMMA = re.compile(r",")
+
+
+@dataclass
+class _Hit:
+    """One negation cue found in a clause (indices into the clause view)."""
+
+    name: str
+    cue_start: int
+    cue_end: int
+    neg_end: int = -1  # end of the negated concept
+    cut_end: int = -1  # end of the text removed from the positive part
+    extra_cut: tuple[int, int] | None = None  # e.g. a "but" after a verbal negation
+    second: tuple[int, int] | None = None  # the "nor" alternative of neither/nor
+    kind: str = "inline"
+
+
+def _listed_end(text: str, start: int) -> int | None:
+    """End of a listed exclusion ``A, B, and C`` that starts at ``start``, or None.
+
+    Items are runs of characters other than ``,;?!.()``; at least one ends in a comma, and after
+    the last comma come ``and`` or ``or``, whitespace and the last item, which runs to the end of
+    the text, to ``;?!)`` or to a full stop followed by whitespace. The end is that of the last
+    item without its trailing whitespace.
+    """
+    i, items = start, 0
+    for stop in _LIST_STOP.finditer(text, start):
+        j = stop.start()
+        if j == i or text[j] != ",":
+            break
+        items, i = items + 1, j + 1
+    if not items:
+        return None
+    last = _LIST_LAST.match(text, i)
+    if not last:
+        return None
+    n = len(text)
+    stop = _LIST_STOP.search(text, last.end(1))
+    j = stop.start() if stop else n
+    full_stop = j < n and text[j] == "." and (j + 1 == n or text[j + 1].isspace())
+    if j < n and text[j] not in ";?!)" and not full_stop:
+        return None
+    word_end = last.end(1)
+    if word_end < j:
+        # The last item ends at its last non-space character.
+        k = j
+        while text[k - 1].isspace():
+            k -= 1
+        return k
+    # Only whitespace after "and": the last item is one whitespace character before the stop.
+    return j if last.end(1) - last.start(1) >= 2 else None
+
+
+def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
+    """(index, length) of the first clause boundary in text[start:stop], or (stop, 0)."""
+    depth = 0  # parentheses opened inside the negated stretch do not end it
+    counted = start
+    for m in _BOUNDARY.finditer(text, start, stop):
+        token = m.group(0)
+        depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
+        counted = m.start()
+        if token == ")" and depth > 0:
+            continue
+        if token.startswith(".") and is_abbreviation(text, m.start()):
+            continue
+        return m.start(), len(token)
+    return stop, 0
+
+
+_OTHER_LATER = re.compile(r"\b(?:other|else|another|more|also|further)\b", re.I)
+_CUE_BUT = re.compile(r"[\s,]*but\b", re.I)
+_BUT_BOUNDARY = re.compile(r"\s+but\s+", re.I)
+_NOR = re.compile(r"\bnor\b", re.I)
+
+
+def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[_Hit]:
+    """The first ``limit`` (default all) non-overlapping negation cues of a clause, in order."""
+    raw: list[_Hit] = []
+    for cue in CUES:
+        if cue.kind == "verbal" and not allow_verbal:
+            continue
+        if cue.key is not None and not cue.key.search(text):
+            continue
+        for m in cue.pattern.finditer(text):
+            if m.end() == m.start():
+                continue
+            if cue.needs_other and not _OTHER_LATER.search(text[m.end() :]):
+                continue
+            raw.append(_Hit(cue.name, m.start(), m.end(), kind=cue.kind))
+    # Earliest first; at the same start the longest cue wins.
+    raw.sort(key=lambda h: (h.cue_start, -(h.cue_end - h.cue_start)))
+    starts = sorted(o.cue_start for o in raw if o.kind != "paren")
+    closing = _closing_parens(text) if any(h.kind == "paren" for h in raw) else {}
+    hits: list[_Hit] = []
+    for h in raw:
+        if limit is not None and len(hits) >= limit:
+            break
+        if hits and h.cue_start < max(hits[-1].cue_end, hits[-1].cut_end):
+            continue
+        # The next cue that starts after this one also ends it.
+        at = bisect.bisect_left(starts, h.cue_end)
+        _extend(text, h, starts[at] if at < len(starts) else len(text), closing)
+        if h.neg_end < 0:
+            continue
+        hits.append(h)
+    return hits
+
+
+def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
+    """Work out how far the negated text of ``h`` runs (sets neg_end and cut_end); ``nxt`` is
+    where the next cue starts, ``closing`` maps each '(' to its ')'."""
+    if h.kind == "paren":
+        close = closing.get(text.index("(", h.cue_start), -1)
+        if close < 0:
+            return
+        h.neg_end, h.cut_end = close, close + 1
+        return
+    if h.kind == "fronted":
+        m = _FIRST_COMMA.search(text, h.cue_end)
+        if not m:
+            return
+        h.neg_end, h.cut_end = m.start(), m.end()
+        return
+    stop, blen = _boundary_after(text, h.cue_end, nxt)
+    if h.kind == "comma" and text[h.cue_start] == ",":
+        m = _FIRST_COMMA.search(text, h.cue_end, stop)
+        listed = _listed_end(text, h.cue_end)
+        if listed is not None and listed <= nxt:
+            # "excluding A, B, and C": the whole list is negated.
+            h.neg_end = h.cut_end = listed
+            return
+        if m:
+            h.neg_end, h.cut_end = m.start(), m.end()
+            return
+    h.neg_end, h.cut_end = stop, stop
+    boundary = text[stop : stop + blen]
+    cue_has_but = _CUE_BUT.match(text, h.cue_start)
+    if _BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but:
+        # "does not X but did Y": the "but" goes with the negated clause.
+        h.extra_cut = (stop, stop + blen)
+    rel = _RELATIVE_TAIL.search(text, h.cue_end, stop)
+    if rel and rel.start() > h.cue_end:
+        # A non-restrictive clause after the negated concept describes it; drop it with it.
+        h.neg_end = rel.start()
+    if h.kind == "neither":
+        nor = _NOR.search(text[h.cue_end : h.neg_end])
+        if not nor:
+            h.neg_end = -1
+            return
+        a_end = h.cue_end + nor.start()
+        h.second = (h.cue_end + nor.end(), h.neg_end)
+        h.neg_end = a_end
+
+
+def _closing_parens(text: str) -> dict[int, int]:
+    """The index of the ')' that closes each '(' of ``text`` (unclosed ones are left out)."""
+    closing: dict[int, int] = {}
+    opened: list[int] = []
+    for m in re.finditer(r"[()]", text):
+        if m.group() == "(":
+            opened.append(m.start())
+        elif opened:
+            closing[opened.pop()] = m.start()
+    return closing
+
+
+def clean_negated(v: View) -> View:
+    """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept."""
+    v = v.trim()
+    for _ in range(6):
+        before = v.text
+        for pat in NEG_FILLER:
+            m = pat.match(v.text)
+            if m and m.end() < len(v.text) and has_content(v.text[m.end() :]):
+                v = v.cut(m.end(), len(v.text)).trim()
+        if v.text == before:
+            break
+    return v
+
+
+_WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
+
+
+@dataclass
+class Clause:
+    """A clause split into its positive view and negated concepts."""
+
+    positive: View
+    negated: list[Query]
+    has_cue: bool
+
+
+def negations(v: View, b: Builder) -> Clause:
+    """Cut the negated parts out of a clause."""
+    text = v.text
+    allow_verbal = not _WHY_OR_YESNO.match(text)
+    hits = _find_hits(text, allow_verbal, max(4, _CUE_WORK // max(1, len(text))))
+    cuts: list[tuple[int, int]] = []
+    negated: list[Query] = []
+    used: list[str] = []
+    for h in hits:
+        if h.kind == "verbal" and not has_content(text[: h.cue_start]):
+            continue  # "What should not be done ...": no subject to keep
+        parts = [(h.cue_end, h.neg_end)]
+        if h.second:
+            parts.append(h.second)
+        concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
+        if not all(c.has_content() for c in concepts):
+            continue
+        trial = cuts + [(h.cue_start, h.cut_end)] + ([h.extra_cut] if h.extra_cut else [])
+        rest = v.without(trial).trim()
+        if not rest.has_content():
+            continue  # nothing positive would be left: keep this cue as plain text
+        if all(content_words(c.text) <= content_words(rest.text) for c in concepts):
+            continue  # excluding what the query also asks for would defeat it
+        cuts = trial
+        for c in concepts:
+            c = _borrow_head(v.without(cuts).trim(), c, h.name)
+            t = b.term(c)
+            if t is not None and Not(t) not in negated:
+                negated.append(Not(t))
+        used.append(h.name)
+    for name in used:
+        b.cue(name)
+    positive = v.without(cuts).trim() if cuts else v.trim()
+    return Clause(positive, negated, bool(negated))
+
+
+_PREP_START = re.compile(
+    r"^(?:in|from|of|by|on|at|about|during|for|with|found|set|shot|filmed|published|written"
+    r"|directed|produced|made|released|located|native|endemic|based)\b",
+    re.I,
+)
+_HEAD_END = re.compile(
+    r"\b(?:in|from|of|by|on|at|about|during|for|with|that|which|who|found|set|shot|filmed"
+    r"|published|written|directed|produced|made|released|located|native|endemic|based|and|or)\b",
+    re.I,
+)
+
+_ONE_PREP = re.compile(r"\b(?:of|about|from|in)\b", re.I)
+
+
+def _borrow_head(positive: View, concept: View, cue: str) -> View:
+    """Give a bare negated concept the head it shares with the positive part.
+
+    ``Birds found in X ... but not in Y`` -> ``Birds in Y``; ``Disaster books about London but
+    not war`` -> ``Disaster books about war``. Only short, category-like phrases qualify.
+    """
+    if (
+        cue == NEGATION_BUT_NOT
+        and len(concept.text.split()) <= 3
+        and not _PREP_START.match(concept.text)
+    ):
+        p = lead_stripped(positive)
+        preps = list(_ONE_PREP.finditer(p.text))
+        if (
+            len(preps) == 1
+            and len(p.text.split()) <= 6
+            and not re.search(r"\b(?:and|or|that|which|who)\b", p.text, re.I)
+            and preps[0].start() > 0
+        ):
+            return p.cut(0, preps[0].end()).join(concept)
+        return concept
+    if not _PREP_START.match(concept.text) or len(concept.text.split()) > 6:
+        return concept
+    p = positive
+    m = LEAD_QUESTION.match(p.text)
+    if m:
+        p = p.cut(m.end(), len(p.text))
+    end = _HEAD_END.search(p.text)
+    if end and (end.start() == 0 or end.group(0).lower() in ("and", "or")):
+        return concept
+    head = p.cut(0, end.start() if end else len(p.text)).trim()
+    if not head.has_content() or len(head.text.split()) > 4:
+        return concept
+    return head.join(concept)

@@ -1,0 +1,275 @@
+"""Text views: text cut and pasted from the input that keeps the input position of every
+character, with the tidying and trimming every rule relies on, and the word tests (content words,
+abbreviations) that read plain text."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class View:
+    """Text cut and pasted from the input; ``pos[i]`` is the input index of ``text[i]``.
+
+    A position of -1 marks a space added when two pieces were joined.
+    """
+
+    text: str
+    pos: tuple[int, ...]
+
+    @staticmethod
+    def of(text: str, offset: int = 0) -> View:
+        return View(text, tuple(range(offset, offset + len(text))))
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def cut(self, start: int, end: int) -> View:
+        return View(self.text[start:end], self.pos[start:end])
+
+    def without(self, ranges: Iterable[tuple[int, int]]) -> View:
+        """This view with the given (start, end) ranges of its own indices removed."""
+        n = len(self.text)
+        kept_text: list[str] = []
+        kept_pos: list[tuple[int, ...]] = []
+        at = 0
+        for s, e in sorted((max(s, 0), min(e, n)) for s, e in ranges):
+            if s > at:
+                kept_text.append(self.text[at:s])
+                kept_pos.append(self.pos[at:s])
+            at = max(at, e)
+        if at < n:
+            kept_text.append(self.text[at:])
+            kept_pos.append(self.pos[at:])
+        return View("".join(kept_text), tuple(itertools.chain.from_iterable(kept_pos))).tidy()
+
+    def join(self, other: View) -> View:
+        if not self.text:
+            return other
+        if not other.text:
+            return self
+        adjacent = self.pos[-1] >= 0 and self.pos[-1] + 1 == other.pos[0]
+        glued = other.text[0] in ",.;:?!)" or self.text[-1] == "(" or self.text[-1].isspace()
+        if adjacent or glued:
+            return View(self.text + other.text, self.pos + other.pos)
+        return View(self.text + " " + other.text, self.pos + (-1,) + other.pos)
+
+    def tidy(self) -> View:
+        """Collapse whitespace and the stray commas left where a clause was cut out."""
+        text, pos = self.text, self.pos
+        n = len(text)
+        # Runs of plain characters are copied whole; whitespace runs and punctuation are looked at
+        # one by one. out_t / out_p hold pieces; a space or punctuation mark is a piece of its own.
+        out_t: list[str] = []
+        out_p: list[tuple[int, ...]] = []
+        last = ""  # the last character written
+        for m in _TIDY_PIECE.finditer(text):
+            i, j = m.span()
+            ch = text[i]
+            if ch.isspace():
+                # One space, at the first whitespace character, unless at the start, after a space
+                # or "(", or before punctuation, ")" or the end.
+                nxt = text[i + 1] if j - i > 1 else (text[j] if j < n else "")
+                if last and last not in " (" and nxt and nxt not in _TIDY_BEFORE:
+                    out_t.append(" ")
+                    out_p.append(pos[i : i + 1])
+                    last = " "
+                continue
+            if ch == ",":
+                k = SPACES.match(text, j).end()
+                if k >= n or text[k] in _TIDY_BEFORE or (last and last in ",(;:"):
+                    continue
+            elif ch in ".?!;:" and last == ",":
+                out_t.pop()
+                out_p.pop()
+            out_t.append(text[i:j])
+            out_p.append(pos[i:j])
+            last = text[j - 1]
+        while out_t and out_t[-1] == " ":
+            out_t.pop()
+            out_p.pop()
+        return View("".join(out_t), tuple(itertools.chain.from_iterable(out_p)))
+
+    def trim(self) -> View:
+        """Strip edge punctuation, dangling connectives and unmatched brackets.
+
+        Works on a window [s, e) of the text with running counts of quotes and brackets, so that
+        a thousand unbalanced brackets cost one pass, not a thousand copies (or a deep recursion).
+        """
+        text = self.text
+        s, e = 0, len(text)
+        quotes, opens, closes = text.count('"'), text.count("("), text.count(")")
+        while True:
+            while True:
+                m = _LEAD_JUNK.match(text, s, e)
+                start = m.end() if m else s
+                end = max(start, _trailing_junk(text, start, e))
+                if (start, end) == (s, e):
+                    break
+                for a, z in ((s, start), (end, e)):
+                    if a < z:
+                        quotes -= text.count('"', a, z)
+                        opens -= text.count("(", a, z)
+                        closes -= text.count(")", a, z)
+                s, e = start, end
+            if e - s > 2 and quotes == 2 and text[s] == text[e - 1] == '"':
+                s, e, quotes = s + 1, e - 1, 0
+            elif quotes % 2 == 1 and e > s and text[e - 1] == '"':
+                e, quotes = e - 1, quotes - 1
+            elif quotes % 2 == 1 and e > s and text[s] == '"':
+                s, quotes = s + 1, quotes - 1
+            elif opens < closes and e > s and text[e - 1] == ")":
+                e, closes = e - 1, closes - 1
+            elif opens > closes and e > s and text[s] == "(":
+                s, opens = s + 1, opens - 1
+            else:
+                break
+        return self if (s, e) == (0, len(text)) else self.cut(s, e)
+
+    def span(self) -> tuple[int, int] | None:
+        real = [p for p in self.pos if p >= 0]
+        return (min(real), max(real) + 1) if real else None
+
+    def has_content(self) -> bool:
+        return has_content(self.text)
+
+
+# A piece is a whitespace run, a punctuation mark, or a run of plain characters that may hold
+# single spaces tidy would keep anyway (not after "(", not before ")"): copied whole, they save
+# the loop a turn per word.
+_TIDY_PIECE = re.compile(r"[^\s,.?!;:]+(?:(?<!\() (?!\))[^\s,.?!;:]+)*|\s+|[,.?!;:]")
+_TIDY_BEFORE = ",.?!;:)"  # whitespace before these goes, and so does a comma
+SPACES = re.compile(r"\s*")
+_EDGE = r"[\s,;:.?!\-\u2013\u2014]"
+_DANGLING_END = (
+    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|as\s+well(?:\s+as)?"
+    r"|(?:that|which|who|whom|whose)(?:\s+(?:are|is|was|were|be|been|being|do|does|did|has|have"
+    r"|had|also))*"
+)
+_LEAD_JUNK = re.compile(rf"(?:{_EDGE}++|(?:and|or|but|nor|also|then|so|yet|while)\b)++", re.I)
+# The dangling tail "(?:EDGE|\bDANGLING\b)+$" is found by _trailing_junk, a right-to-left scan:
+# searched for as a regular expression it costs time quadratic in the length of a long tail.
+_EDGE_MARKS = frozenset(",;:.?!-\u2013\u2014")
+_DANGLING_WORD = re.compile(
+    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so", re.I
+)
+_RELATIVE_WORD = re.compile(r"that|which|who|whom|whose", re.I)
+_RELATIVE_AUX = re.compile(r"are|is|was|were|be|been|being|do|does|did|has|have|had|also", re.I)
+_AS_WORD = re.compile(r"as", re.I)
+_WELL_WORD = re.compile(r"well", re.I)
+_TAIL_WORD = re.compile(  # any of the five above
+    "|".join(
+        p.pattern for p in (_DANGLING_WORD, _RELATIVE_WORD, _RELATIVE_AUX, _AS_WORD, _WELL_WORD)
+    ),
+    re.I,
+)
+
+
+def is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _trailing_junk(text: str, lo: int, hi: int) -> int:
+    """Start of the dangling tail of ``text[lo:hi]`` (edge punctuation and connectives such as
+    ``and``, ``as well as``, ``that are``), or ``hi`` when there is none.
+
+    The tail is the longest suffix made of edge characters and whole dangling phrases, the words
+    of one phrase separated by whitespace only; ``text[lo:hi]`` is read as if it stood alone.
+    """
+    # Walk left over edge characters and whole words that may belong to a dangling phrase.
+    words: list[tuple[int, int]] = []  # right to left
+    i = hi
+    while i > lo:
+        ch = text[i - 1]
+        if ch.isspace() or ch in _EDGE_MARKS:
+            i -= 1
+            continue
+        if not is_word_char(ch):
+            break
+        k = i - 1
+        while k > lo and is_word_char(text[k - 1]):
+            k -= 1
+        if not _TAIL_WORD.fullmatch(text, k, i):
+            break
+        words.append((k, i))
+        i = k
+    floor = i  # the tail cannot start left of here
+    words.reverse()
+    n = len(words)
+
+    def spaced(j: int) -> bool:  # only whitespace between words j and j + 1
+        return text[words[j][1] : words[j + 1][0]].isspace()
+
+    def is_(p: re.Pattern[str], j: int) -> bool:
+        return j < n and p.fullmatch(text, *words[j]) is not None
+
+    # good[j]: the text from word j to hi is a sequence of dangling phrases and edge characters.
+    good = [False] * (n + 1)
+    good[n] = True
+    for j in range(n - 1, -1, -1):
+        ends: list[int] = []  # index of the last word of each phrase that starts at word j
+        if is_(_DANGLING_WORD, j):
+            ends.append(j)
+        if is_(_AS_WORD, j) and is_(_WELL_WORD, j + 1) and spaced(j):
+            ends.append(j + 1)
+            if is_(_AS_WORD, j + 2) and spaced(j + 1):
+                ends.append(j + 2)
+        if is_(_RELATIVE_WORD, j):
+            e = j
+            ends.append(e)
+            while is_(_RELATIVE_AUX, e + 1) and spaced(e):
+                e += 1
+                ends.append(e)
+        good[j] = any(good[e + 1] for e in ends)
+    first = next((j for j in range(n) if good[j]), n)
+    # The tail also takes the edge characters before its first phrase (or, with no phrase, the
+    # edge characters after the last word); with neither it is empty and this is hi.
+    return words[first - 1][1] if first > 0 else floor
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+STOP = frozenset(
+    words(
+        """a an the and or but nor not no of in on at to for from by with about as into onto over
+    under than then that this these those which who whom whose what when where why how is are was
+    were be been being do does did has have had can could will would should shall may might must
+    it its they them their there here i me my we us our you your he him his she her please find
+    tell give show list name provide also any some all either both neither other else s"""
+    )
+)
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
+
+
+_COMPOUND = re.compile(r"[^\W_]+(?:[-'\u2019][^\W_]+)*")
+
+
+def content_words(text: str) -> set[str]:
+    """Content words, hyphenated compounds kept whole ("Basel-Landschaft" is not "Basel")."""
+    return {w.lower() for w in _COMPOUND.findall(text) if w.lower() not in STOP}
+
+
+def has_content(text: str) -> bool:
+    """True when ``text`` holds a word other than a function word."""
+    return any(m.group().lower() not in STOP for m in _WORD.finditer(text))
+
+
+_ABBREV = frozenset(words("mr mrs ms dr st jr sr vs no nos vol e.g i.e etc inc ltd co fig"))
+_DOTTED = re.compile(r"(?:\w\.)+\w")
+
+
+def is_abbreviation(text: str, dot: int) -> bool:
+    """True when the word before the full stop at ``dot`` abbreviates ("Dr", "e.g", "U.S")."""
+    end = dot - 1 if dot > 0 and text[dot - 1] == "\n" else dot  # "$" also matches before "\n"
+    start = end
+    while start > 0 and (is_word_char(text[start - 1]) or text[start - 1] == "."):
+        start -= 1
+    if start == end:
+        return False
+    word = text[start:end].lower()
+    return len(word) == 1 or word in _ABBREV or bool(_DOTTED.fullmatch(word))

@@ -1,0 +1,151 @@
+"""Coordination (``or``, ``either ... or``, ``both ... and``) with and without spaCy, and the
+optional spaCy pipeline itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from logir.query import And, Not, Or, Query, Term
+from logir.query.natural import decompose, nlp
+
+
+def T(text: str) -> Term:
+    return Term(text)
+
+
+def q(text: str) -> Query:
+    return decompose(text).query
+
+
+@pytest.fixture
+def no_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the regex-only path, as on an install without the nlp extra."""
+    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
+
+
+@pytest.fixture
+def with_spacy() -> None:
+    pytest.importorskip("spacy")
+    if not nlp.spacy_available():
+        pytest.skip(f"spaCy model {nlp.SPACY_MODEL} not installed")
+
+
+# Rules that are plain regular expressions: the same result with or without spaCy.
+CASES: list[tuple[str, Query]] = [
+    # explicit either/or and both/and work without a parser
+    (
+        'Find video games that either borrow elements from "Asteroids" or incorporate mechanics '
+        'from "Space Invaders".',
+        Or(
+            T('Find video games that borrow elements from "Asteroids"'),
+            T('Find video games that incorporate mechanics from "Space Invaders"'),
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_explicit_coordination(text: str, expected: Query) -> None:
+    assert q(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_explicit_coordination_without_spacy(no_spacy: None, text: str, expected: Query) -> None:
+    assert q(text) == expected
+    assert decompose(text).parser == "regex"
+
+
+SPACY_CASES: list[tuple[str, Query]] = [
+    ("films by Nolan or Villeneuve", Or(T("films by Nolan"), T("films by Villeneuve"))),
+    (
+        "Find areas that suffer from smog or have experienced Variscan orogeny.",
+        Or(
+            T("Find areas that suffer from smog"),
+            T("Find areas that have experienced Variscan orogeny"),
+        ),
+    ),
+    (
+        "Fish that are from both Macaronesia and the Atlantic Ocean.",
+        And(T("Fish that are from Macaronesia"), T("Fish that are from the Atlantic Ocean")),
+    ),
+    # a name that holds "or" stays whole
+    (
+        "Who won the Nobel Prize in Physiology or Medicine in 1912?",
+        T("Who won the Nobel Prize in Physiology or Medicine in 1912?"),
+    ),
+    # an "or" inside a negated clause is part of the concept
+    (
+        "Novels about Paris, excluding war or politics",
+        And(T("Novels about Paris"), Not(T("war or politics"))),
+    ),
+    # disjunction of the positive part next to an exclusion
+    (
+        "Which materials can be used in art or manufacturing but are not obtained from elephants?",
+        And(
+            Or(
+                T("Which materials can be used in art"),
+                T("Which materials can be used in manufacturing"),
+            ),
+            Not(T("obtained from elephants")),
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SPACY_CASES, ids=[c[0][:40] for c in SPACY_CASES])
+def test_coordination_with_spacy(with_spacy: None, text: str, expected: Query) -> None:
+    d = decompose(text)
+    assert d.query == expected
+    assert d.parser == "spacy"
+
+
+def test_plain_or_is_not_split_without_spacy(no_spacy: None) -> None:
+    assert q("films by Nolan or Villeneuve") == T("films by Nolan or Villeneuve")
+
+
+def test_both_and_without_spacy(no_spacy: None) -> None:
+    assert q("Who was involved in both the 1973 coup and the Saur Revolution?") == And(
+        T("Who was involved in the 1973 coup"), T("Who was involved in the Saur Revolution")
+    )
+
+
+def test_spacy_failure_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        def __call__(self, text: str) -> None:
+            raise RuntimeError("parser broke")
+
+    monkeypatch.setattr(nlp, "load_nlp", lambda: Broken())
+    assert q("films by Nolan or Villeneuve") == T("films by Nolan or Villeneuve")
+
+
+def test_missing_spacy_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: object, **kwargs: object) -> object:
+        if name == "spacy" or name.startswith("spacy."):
+            raise ImportError("no spacy here")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    nlp.load_nlp.cache_clear()
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    try:
+        assert nlp.load_nlp() is None
+        assert not nlp.spacy_available()
+        assert q("Aaron's profile, but don't mention Moses.") == And(
+            T("Aaron's profile"), Not(T("Moses"))
+        )
+    finally:
+        monkeypatch.undo()
+        nlp.load_nlp.cache_clear()
+
+
+def test_env_switch_disables_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOGIR_NO_SPACY", "1")
+    nlp.load_nlp.cache_clear()
+    try:
+        assert nlp.load_nlp() is None
+    finally:
+        monkeypatch.delenv("LOGIR_NO_SPACY")
+        nlp.load_nlp.cache_clear()

@@ -1,0 +1,139 @@
+"""Negation cues: what is cut out of a clause as a negated concept, and what is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from logir.query import And, Not, Query, Term, is_purely_negative
+from logir.query.natural import decompose, nlp
+
+
+def T(text: str) -> Term:
+    return Term(text)
+
+
+def q(text: str) -> Query:
+    return decompose(text).query
+
+
+@pytest.fixture
+def no_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the regex-only path, as on an install without the nlp extra."""
+    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
+
+
+# Rules that are plain regular expressions: the same result with or without spaCy.
+CASES: list[tuple[str, Query]] = [
+    # no cue: the whole text, untouched
+    ("What is the weather like today?", T("What is the weather like today?")),
+    ("Why is the sky not green?", T("Why is the sky not green?")),
+    # negation cues
+    ("Aaron's profile, but don't mention Moses.", And(T("Aaron's profile"), Not(T("Moses")))),
+    (
+        "What are the symptoms of acute paronychia excluding anything related to rhinitis being "
+        "complicated by sinusitis?",
+        And(
+            T("What are the symptoms of acute paronychia"),
+            Not(T("rhinitis being complicated by sinusitis")),
+        ),
+    ),
+    (
+        "Introduce Achill Island, but do not mention Ireland.",
+        And(T("Introduce Achill Island"), Not(T("Ireland"))),
+    ),
+    ("Tell me about Rome. Don't mention Caesar.", And(T("Tell me about Rome"), Not(T("Caesar")))),
+    (
+        "Can you introduce Shenyang without mentioning SIASUN UAV",
+        And(T("Can you introduce Shenyang"), Not(T("SIASUN UAV"))),
+    ),
+    (
+        "Mountains in Utah except for the Wasatch",
+        And(T("Mountains in Utah"), Not(T("the Wasatch"))),
+    ),
+    ("Plays by Shakespeare other than Hamlet", And(T("Plays by Shakespeare"), Not(T("Hamlet")))),
+    (
+        "Songs about rain unrelated to the topic of floods",
+        And(T("Songs about rain"), Not(T("floods"))),
+    ),
+    (
+        "Explore the theme of memory in The Great Gatsby, excluding Gatsby's past with Daisy.",
+        And(
+            T("Explore the theme of memory in The Great Gatsby"), Not(T("Gatsby's past with Daisy"))
+        ),
+    ),
+    (
+        "Apart from being the creator of Raggedy Ann, what other roles did Johnny Gruelle have?",
+        And(T("what other roles did Johnny Gruelle have"), Not(T("the creator of Raggedy Ann"))),
+    ),
+    (
+        "In addition to Halston Sage, what other actors were in Before I Fall?",
+        And(T("what other actors were in Before I Fall"), Not(T("Halston Sage"))),
+    ),
+    (
+        "Can you tell me about Gareth Lewis, and could you please refrain from mentioning any "
+        "information about Michael Gambon?",
+        And(T("Can you tell me about Gareth Lewis"), Not(T("Michael Gambon"))),
+    ),
+    (
+        "Which dog breeds were developed for hunting but were never used in dog shows?",
+        And(T("Which dog breeds were developed for hunting"), Not(T("used in dog shows"))),
+    ),
+    (
+        "Which country does not use the euro but joined the Schengen Area?",
+        And(T("Which country joined the Schengen Area"), Not(T("use the euro"))),
+    ),
+    # parenthetical exclusions, several of them in one clause
+    (
+        "How do democracy (excluding Democracy in America) and dictatorship (excluding The "
+        "Dictator's Handbook) differ?",
+        And(
+            T("How do democracy and dictatorship differ"),
+            Not(T("Democracy in America")),
+            Not(T("The Dictator's Handbook")),
+        ),
+    ),
+    (
+        "Who discovered penicillin, excluding Alexander Fleming, Howard Florey, and Ernst Chain?",
+        And(
+            T("Who discovered penicillin"),
+            Not(T("Alexander Fleming, Howard Florey, and Ernst Chain")),
+        ),
+    ),
+    # neither / nor
+    (
+        "Research on ion channels that is neither authored by Hodgkin nor about the patch clamp",
+        And(
+            T("Research on ion channels"),
+            Not(T("authored by Hodgkin")),
+            Not(T("Research about the patch clamp")),  # shares the head "Research"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_negation_rules(text: str, expected: Query) -> None:
+    assert q(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query) -> None:
+    assert q(text) == expected
+    assert decompose(text).parser == "regex"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not",
+        "never mind",
+        "excluding everything",
+        "Don't mention cats.",
+        "neither cats nor dogs",
+        "without",
+        "(excluding)",
+    ],
+)
+def test_no_purely_negative_result(text: str) -> None:
+    result = q(text)
+    assert not is_purely_negative(result)

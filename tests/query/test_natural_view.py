@@ -1,0 +1,75 @@
+"""Text views and spans: every term maps to the stretch of the input it was read from."""
+
+from __future__ import annotations
+
+import pytest
+
+from logir.query import And, Not, Or, Query, Term
+from logir.query.natural import Decomposition, decompose, nlp
+from logir.query.natural.view import View
+
+
+def T(text: str) -> Term:
+    return Term(text)
+
+
+def q(text: str) -> Query:
+    return decompose(text).query
+
+
+@pytest.fixture
+def no_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the regex-only path, as on an install without the nlp extra."""
+    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
+
+
+def test_spans_point_at_the_source_text() -> None:
+    text = "What are the symptoms of acute paronychia excluding anything related to rhinitis?"
+    d = decompose(text)
+    assert isinstance(d, Decomposition)
+    assert d.spans == {
+        "What are the symptoms of acute paronychia": (0, 41),
+        "rhinitis": (72, 80),
+    }
+    assert text[72:80] == "rhinitis"
+
+
+def test_span_of_a_parenthetical_cut_covers_both_pieces() -> None:
+    text = "How did Daisy, Georgia (excluding climate) grow?"
+    d = decompose(text)
+    assert d.query == And(T("How did Daisy, Georgia grow"), Not(T("climate")))
+    start, end = d.spans["How did Daisy, Georgia grow"]
+    assert text[start:end] == "How did Daisy, Georgia (excluding climate) grow"
+    start, end = d.spans["climate"]
+    assert text[start:end] == "climate"
+
+
+def test_span_of_a_shared_head_term(no_spacy: None) -> None:
+    text = "Songs that either mention rain or mention snow"
+    d = decompose(text)
+    assert d.query == Or(T("Songs that mention rain"), T("Songs that mention snow"))
+    assert text.__getitem__(slice(*d.spans["Songs that mention rain"])) == (
+        "Songs that either mention rain"
+    )
+    assert d.spans["Songs that mention snow"] == (0, len(text))
+
+
+def test_whole_text_span_ignores_outer_whitespace() -> None:
+    d = decompose("  plain query  ")
+    assert d.query == T("plain query")
+    assert d.spans == {"plain query": (2, 13)}
+
+
+def test_spans_follow_term_order() -> None:
+    d = decompose("Aaron's profile, but don't mention Moses.")
+    assert list(d.spans) == ["Aaron's profile", "Moses"]
+
+
+def test_a_view_keeps_input_positions_through_cuts_and_tidying() -> None:
+    v = View.of("films ,  by Nolan (not x) and", offset=10)
+    cut = v.without([(9, 17)])  # "by Nolan" goes; tidying mends the comma and the spaces
+    assert cut.text == "films, (not x) and"
+    assert cut.pos[:8] == (10, 11, 12, 13, 14, 16, 17, 28)
+    trimmed = cut.trim()  # the dangling "and" goes
+    assert trimmed.text == "films, (not x)"
+    assert trimmed.span() == (10, 35)
