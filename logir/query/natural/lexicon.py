@@ -187,6 +187,9 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_VERBAL,
+        # Every match starts with the first letter of "but", "yet", "that", "which", "who", an
+        # auxiliary or "never": the lookahead turns every other position away at once.
+        r"(?=[abcdhimnstwy])"
         rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)\s+)?(?:\b(?:{AUX})\s+(?:not|never)\b"
         rf"|\b(?:{NT})|(?:\b(?:{AUX})\s+)?\bnever\b)(?:\s+(?:been|be|being)\b)?"
         rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",

@@ -197,6 +197,8 @@ def _trailing_junk(text: str, lo: int, hi: int) -> int:
         words.append((k, i))
         i = k
     floor = i  # the tail cannot start left of here
+    if not words:
+        return floor  # edge characters at most: they are the tail
     words.reverse()
     n = len(words)
 
