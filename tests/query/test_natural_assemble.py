@@ -6,23 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from logir.query import And, Not, Or, Query, Term, is_purely_negative, natural, terms
+from logir.query import And, Not, Or, Query, is_purely_negative, natural, terms
 from logir.query.natural import decompose, nlp
-
-
-def T(text: str) -> Term:
-    return Term(text)
-
-
-def q(text: str) -> Query:
-    return decompose(text).query
-
-
-@pytest.fixture
-def no_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Force the regex-only path, as on an install without the nlp extra."""
-    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
-
+from tests.query.natural_cases import T, q
 
 # Rules that are plain regular expressions: the same result with or without spaCy.
 CASES: list[tuple[str, Query]] = [

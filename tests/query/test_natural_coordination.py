@@ -5,22 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from logir.query import And, Not, Or, Query, Term
+from logir.query import And, Not, Or, Query
 from logir.query.natural import decompose, nlp
-
-
-def T(text: str) -> Term:
-    return Term(text)
-
-
-def q(text: str) -> Query:
-    return decompose(text).query
-
-
-@pytest.fixture
-def no_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Force the regex-only path, as on an install without the nlp extra."""
-    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
+from tests.query.natural_cases import T, q
 
 
 @pytest.fixture

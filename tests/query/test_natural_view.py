@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
-from logir.query import And, Not, Or, Query, Term
-from logir.query.natural import Decomposition, decompose, nlp
+from logir.query import And, Not, Or
+from logir.query.natural import Decomposition, decompose
 from logir.query.natural.view import View
-
-
-def T(text: str) -> Term:
-    return Term(text)
-
-
-def q(text: str) -> Query:
-    return decompose(text).query
-
-
-@pytest.fixture
-def no_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Force the regex-only path, as on an install without the nlp extra."""
-    monkeypatch.setattr(nlp, "load_nlp", lambda: None)
+from tests.query.natural_cases import T
 
 
 def test_spans_point_at_the_source_text() -> None:
