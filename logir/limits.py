@@ -21,3 +21,7 @@ MAX_NATURAL_CHARS = 32_000
 The longest query of the shared datasets has 445 characters; issue 10's listed-exclusion case with
 10,000 items (30,015 characters) is still read. At 32,000 characters the slowest inputs found by
 ``bench/fuzz.py`` take about 0.6 s on a loaded 2-core machine (time is linear in the length)."""
+
+MAX_NATURAL_SECONDS = 0.5
+"""Longest time one natural-language reading may take; past it the reader refuses with a clear
+error (only texts of many thousands of characters come near it)."""

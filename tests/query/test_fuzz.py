@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from logir.errors import LogirError
 from logir.limits import MAX_NATURAL_CHARS, MAX_QUERY_CHARS
 from logir.query import Not, Query, QuerySyntaxError, parse, terms, to_dict, understand
-from logir.query.natural import EmptyQuery, QueryTooLong, decompose
+from logir.query.natural import EmptyQuery, QueryTooComplex, QueryTooLong, decompose
 from logir.query.syntax import MAX_DEPTH
 
 
@@ -186,3 +186,18 @@ def test_long_text_takes_the_regex_path() -> None:
     d = _within(10, lambda: decompose(text))
     assert d.parser == "regex"
     assert terms(d.query)
+
+
+def test_a_reading_past_its_time_budget_is_refused_clearly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A budget already spent refuses at the first step, with a LogirError that says why."""
+    import logir.query.natural.build as build
+
+    monkeypatch.setattr(build.Builder.__init__, "__defaults__", (-1.0,))
+    with pytest.raises(QueryTooComplex, match="took over -1 s; shorten it or write it in logir"):
+        decompose("films by Nolan but not sci-fi, excluding Dune")
+    monkeypatch.undo()
+    assert (
+        str(decompose("films by Nolan but not sci-fi").query) == '"films by Nolan" AND NOT "sci-fi"'
+    )

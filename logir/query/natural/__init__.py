@@ -59,6 +59,7 @@ The package holds one concern per module, each importing only the ones listed be
 from __future__ import annotations
 
 from logir.query.natural.assemble import Decomposition, EmptyQuery, decompose
+from logir.query.natural.build import QueryTooComplex
 from logir.query.natural.lexicon import (
     CLAUSES_UNION,
     CONJUNCTION_BOTH_AND,
@@ -117,6 +118,7 @@ __all__ = [
     "NEGATION_UNRELATED",
     "NEGATION_VERBAL",
     "NEGATION_WITHOUT",
+    "QueryTooComplex",
     "QueryTooLong",
     "SPACY_MAX_TOKENS",
     "SPACY_MODEL",

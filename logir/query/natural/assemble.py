@@ -37,13 +37,17 @@ def _decompose_text(v: View, b: Builder, allow_clauses: bool = True) -> Query | 
     """Decompose one stretch of text; None when it has no positive content."""
     clauses = split_clauses(v) if allow_clauses else [v]
     if len(clauses) > 1:
-        analysed = [negations(c, b) for c in clauses]
+        analysed = []
+        for c in clauses:
+            b.check()
+            analysed.append(negations(c, b))
         with_own = [a for a in analysed if a.has_cue and a.positive.has_content()]
         if len(with_own) >= 2:
             b.cue(CLAUSES_UNION)
             global_nots: list[Query] = []
             alts: list[Query] = []
             for a in analysed:
+                b.check()
                 if not a.positive.has_content():
                     global_nots.extend(a.negated)
                     continue
@@ -80,6 +84,7 @@ def _decompose(text: str, b: Builder) -> Query:
                 if q is not None:
                     parts.append(q)
         for item in items:
+            b.check()
             q = negative_item(item, b) or _decompose_text(item, b, allow_clauses=False)
             if q is not None:
                 parts.append(q)

@@ -4,26 +4,45 @@ flattening AND / OR constructors."""
 from __future__ import annotations
 
 import re
+import time
 
+from logir.errors import LogirError
+from logir.limits import MAX_NATURAL_SECONDS
 from logir.query.ast import And, Or, Query, Term
 from logir.query.natural.nlp import SPACY_MAX_TOKENS
 from logir.query.natural.view import View
 
 
-class Builder:
-    """Collects spans and cue names while the query is assembled."""
+class QueryTooComplex(LogirError, ValueError):
+    """A text whose natural-language reading ran past its time budget."""
 
-    def __init__(self) -> None:
+
+class Builder:
+    """Collects spans and cue names while the query is assembled, and keeps its time budget."""
+
+    def __init__(self, seconds: float = MAX_NATURAL_SECONDS) -> None:
         self.spans: dict[str, tuple[int, int]] = {}
         self.cues: list[str] = []
         self.parser = "regex"
         self.spacy_left = SPACY_MAX_TOKENS  # tokens spaCy may still parse for this query
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def check(self) -> None:
+        """Refuse with :class:`QueryTooComplex` once the reading has run past its budget."""
+        if time.monotonic() > self.deadline:
+            raise QueryTooComplex(
+                f"reading this text as natural language took over {self.seconds:g} s; "
+                "shorten it or write it in logir syntax"
+            )
 
     def cue(self, name: str) -> None:
+        self.check()
         if name not in self.cues:
             self.cues.append(name)
 
     def term(self, v: View) -> Term | None:
+        self.check()
         v = v.trim()
         if not v.text.strip() or not re.search(r"\w", v.text):
             return None

@@ -243,6 +243,7 @@ def negations(v: View, b: Builder) -> Clause:
     negated: list[Query] = []
     used: list[str] = []
     for h in hits:
+        b.check()
         if h.kind == "verbal" and not has_content(text[: h.cue_start]):
             continue  # "What should not be done ...": no subject to keep
         parts = [(h.cue_end, h.neg_end)]
