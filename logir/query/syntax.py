@@ -56,6 +56,15 @@ _SHOWN = 72
 class QueryTooLong(LogirError, ValueError):
     """A query text past the length a reader accepts (the message names both lengths)."""
 
+    @classmethod
+    def check(cls, text: str, limit: int, reader: str) -> None:
+        """Refuse ``text`` when it is longer than ``limit`` characters; ``reader`` names what
+        refuses it ("the query syntax", "natural-language reading")."""
+        if len(text) > limit:
+            raise cls(
+                f"the query is {len(text):,} characters long; {reader} takes at most {limit:,}"
+            )
+
 
 class QuerySyntaxError(LogirError):
     """A query that does not follow the grammar; ``column`` is 1-based."""
@@ -314,9 +323,5 @@ def parse(text: str) -> Query:
     """Parse logir query syntax into a Query; raises QuerySyntaxError on malformed input."""
     if not isinstance(text, str):
         raise TypeError(f"parse() expects a str, got {type(text).__name__}")
-    if len(text) > MAX_QUERY_CHARS:
-        raise QueryTooLong(
-            f"the query is {len(text):,} characters long; the query syntax takes at most "
-            f"{MAX_QUERY_CHARS:,}"
-        )
+    QueryTooLong.check(text, MAX_QUERY_CHARS, "the query syntax")
     return _Parser(text).parse()

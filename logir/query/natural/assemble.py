@@ -109,11 +109,7 @@ def decompose(text: str) -> Decomposition:
     """Decompose a natural-language query into a logical form; see the module docstring."""
     if not isinstance(text, str):
         raise TypeError(f"decompose() expects a str, got {type(text).__name__}")
-    if len(text) > MAX_NATURAL_CHARS:
-        raise QueryTooLong(
-            f"the query is {len(text):,} characters long; natural-language reading takes at most "
-            f"{MAX_NATURAL_CHARS:,}"
-        )
+    QueryTooLong.check(text, MAX_NATURAL_CHARS, "natural-language reading")
     if not text.strip():
         raise EmptyQuery("cannot decompose an empty query")
     b = Builder()
