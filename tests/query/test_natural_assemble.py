@@ -119,3 +119,21 @@ def test_decompose_never_fails_without_spacy(text: str) -> None:
         _check(text)
     finally:
         nlp.load_nlp = original  # type: ignore[assignment]
+
+
+def test_loading_spacy_is_outside_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process's first reading loads spaCy, which may take seconds; it must not time out."""
+    import time
+
+    from logir.limits import MAX_NATURAL_SECONDS
+
+    real = nlp.load_nlp
+
+    def slow_first_load() -> object:
+        time.sleep(MAX_NATURAL_SECONDS + 0.2)
+        monkeypatch.setattr(nlp, "load_nlp", real)
+        return real()
+
+    monkeypatch.setattr(nlp, "load_nlp", slow_first_load)
+    got = decompose("films by Nolan or Villeneuve but not sci-fi").query
+    assert "NOT" in str(got)

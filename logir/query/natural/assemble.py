@@ -112,6 +112,7 @@ def decompose(text: str) -> Decomposition:
     QueryTooLong.check(text, MAX_NATURAL_CHARS, "natural-language reading")
     if not text.strip():
         raise EmptyQuery("cannot decompose an empty query")
+    spacy_available()  # the first call loads spaCy (seconds): outside the time budget
     b = Builder()
     q = _decompose(text, b)
     spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
