@@ -34,7 +34,9 @@ from logir.llm.options import (
 if TYPE_CHECKING:
     from logir.eval.runner import EvalResult
     from logir.llm import ChatClient
+    from logir.logic.applied import Applied
     from logir.logic.contract import Composer
+    from logir.query.reading import Reading
     from logir.searcher import SearchResult
 
 app = typer.Typer(
@@ -68,13 +70,19 @@ def _query_arg(query: str) -> str:
 
 @app.command("parse")
 def parse_cmd(
-    query: Annotated[str, typer.Argument(help='A query in logir syntax: "a" AND NOT ("b" OR c)')],
+    query: Annotated[
+        str, typer.Argument(help='A query: natural language, or logir syntax "a" AND NOT b.')
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the tree as JSON.")] = False,
+    syntax: Annotated[
+        bool, typer.Option("--syntax", help="Logir syntax only (a syntax error stops).")
+    ] = False,
     natural: Annotated[
         bool, typer.Option("--natural", help="Decompose natural language into a logical form.")
     ] = False,
     auto: Annotated[
-        bool, typer.Option("--auto", help="Syntax if the text looks like it, else natural.")
+        bool,
+        typer.Option("--auto", help="Syntax if the text looks like it, else natural (default)."),
     ] = False,
     llm: Annotated[
         bool,
@@ -88,12 +96,14 @@ def parse_cmd(
     llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
     llm_no_cache: LLMNoCacheOpt = False,
 ) -> None:
-    """Parse a logical query (or decompose natural language) and print its tree."""
+    """Read a query as `logir search` does (auto mode unless a flag says otherwise), print its
+    tree, where each term came from, and what the `auto` composer would apply to it."""
     from logir.query import to_dict, understand
+    from logir.searcher import auto_plan, reading_warnings
 
     query = _query_arg(query)
-    if natural + auto + llm > 1:
-        raise LogirError("use only one of --natural, --auto and --llm")
+    if syntax + natural + auto + llm > 1:
+        raise LogirError("use only one of --syntax, --natural, --auto and --llm")
     if llm:
         from logir.llm import ChatClient
 
@@ -104,28 +114,38 @@ def parse_cmd(
         with ChatClient(config) as client:
             u = understand(query, "llm", client)
     else:
-        u = understand(query, "natural" if natural else "auto" if auto else "syntax")
-    q = u.query
+        u = understand(query, "syntax" if syntax else "natural" if natural else "auto")
+    q, plan = u.query, auto_plan(u)
+    for note in reading_warnings(u):
+        err.print(f"warning: {note}", markup=False, highlight=False)
     if as_json:
         payload = {"query": str(q), "tree": to_dict(q), "mode": u.mode_used}
-        if natural or auto or llm:
-            payload["spans"] = {t: list(s) for t, s in u.spans.items()}
-            payload["notes"] = u.notes
+        payload["spans"] = {t: list(s) for t, s in u.spans.items()}
+        payload["notes"] = u.notes
+        payload["auto"] = {"applied": plan.kind, "reason": plan.reason}
         if llm:
             payload["fallback"] = u.fallback
         out.print_json(json.dumps(payload))
         return
-    out.print(str(q), markup=False, highlight=False)
-    out.print(_tree(to_dict(q)), markup=False, highlight=False)
-    if natural or auto or llm:
-        mode = u.mode_used if u.fallback is None else f"{u.mode_used} (llm failed: {u.fallback})"
-        out.print(f"mode: {mode}", markup=False, highlight=False, soft_wrap=True)
-        for term, (start, end) in u.spans.items():
-            shown = query[start:end]
-            out.print(f"  {term!r} <- [{start}:{end}] {shown!r}", markup=False, highlight=False)
-        rules = [n for n in u.notes if not n.startswith("llm failed:")]
-        if rules:
-            out.print("rules: " + ", ".join(rules), markup=False, highlight=False)
+    _print_reading(u, query, plan)
+
+
+def _print_reading(u: Reading, query: str, plan: Applied) -> None:
+    """The tree, the mode, where each term came from, the rules and auto's plan."""
+    from logir.query import to_dict
+
+    out.print(str(u.query), markup=False, highlight=False)
+    out.print(_tree(to_dict(u.query)), markup=False, highlight=False)
+    mode = u.mode_used if u.fallback is None else f"{u.mode_used} (llm failed: {u.fallback})"
+    out.print(f"mode: {mode}", markup=False, highlight=False, soft_wrap=True)
+    for term, (start, end) in u.spans.items():
+        shown = query[start:end]
+        out.print(f"  {term!r} <- [{start}:{end}] {shown!r}", markup=False, highlight=False)
+    rules = [n for n in u.notes if not n.startswith("llm failed:")]
+    if rules:
+        out.print("rules: " + ", ".join(rules), markup=False, highlight=False)
+    how = "positive part minus excluded evidence" if plan.kind == "exclude" else plan.kind
+    out.print(f"auto composer: {how} ({plan.reason})", markup=False, highlight=False)
 
 
 def _tree(node: dict, indent: str = "") -> str:

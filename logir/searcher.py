@@ -25,10 +25,11 @@ from logir.query.reading import MODES, Reading
 if TYPE_CHECKING:
     from logir.index.base import Scorer
     from logir.index.store import Index
+    from logir.logic.applied import Applied
     from logir.logic.contract import Composer
     from logir.logic.ranking import Ranking
 
-__all__ = ["Hit", "SearchResult", "Searcher"]
+__all__ = ["Hit", "SearchResult", "Searcher", "auto_plan", "reading_warnings"]
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,10 @@ class SearchResult:
 
     ``explanation`` holds the lines ``logir search --explain`` prints above the hits: the logical
     form the composer ranked by, what the composer decided for this query and why (``auto``), and
-    what the evidence numbers under each hit mean. ``warnings`` holds what a user should see even
-    without asking (a query that looked like logir syntax but did not parse).
+    what the evidence numbers under each hit mean. ``applied`` says what the composer applied to
+    this query (``flat``, ``exclude``, ``logic`` or ``rewrite``) and why: ``auto`` ranks some
+    queries flat although their logical form has a NOT. ``warnings`` holds what a user should see
+    even without asking (a query that looked like logir syntax but did not parse).
     """
 
     reading: Reading
@@ -72,6 +75,7 @@ class SearchResult:
     additive: bool
     explanation: list[str]
     warnings: list[str]
+    applied: Applied
 
     @property
     def logical_form(self) -> str | None:
@@ -86,6 +90,7 @@ class SearchResult:
             "composer": self.composer,
             "mode_used": self.reading.mode_used,
             "logical_form": self.logical_form,
+            **self.applied.to_dict(),
             "notes": list(self.reading.notes),
             "hits": [h.to_dict() for h in self.hits],
         }
@@ -141,6 +146,7 @@ class Searcher:
         with ``composer`` (a spec such as ``fuzzy,and=min``, or a built composer) over
         ``retriever``; at most ``k`` hits."""
         from logir.logic import get_composer
+        from logir.logic.applied import applied
         from logir.search import search_hits
 
         comp = get_composer(composer) if isinstance(composer, str) else composer
@@ -159,6 +165,7 @@ class Searcher:
             additive=comp.additive,
             explanation=_explain(comp, reading, ranking),
             warnings=_warnings(comp, reading),
+            applied=applied(comp, reading),
         )
 
 
@@ -178,7 +185,18 @@ def _explain(composer: Composer, reading: Reading, ranking: Ranking) -> list[str
 
 
 def _warnings(composer: Composer, reading: Reading) -> list[str]:
+    return reading_warnings(reading) if composer.reads_logical_form else []
+
+
+def reading_warnings(reading: Reading) -> list[str]:
     """Notes a user should see: a query that looked like syntax but was read as prose."""
-    if not composer.reads_logical_form:
-        return []
     return [n for n in reading.notes if n.startswith("looked like query syntax")]
+
+
+def auto_plan(reading: Reading) -> Applied:
+    """What the ``auto`` composer (``logir search``'s default) would apply to ``reading``, and
+    why: what ``logir parse`` previews."""
+    from logir.logic import get_composer
+    from logir.logic.applied import applied
+
+    return applied(get_composer("auto"), reading)

@@ -142,8 +142,22 @@ def test_parse_prints_tree():
     assert "NOT" in proc.stdout and "TERM 'bone health'" in proc.stdout
 
 
+def test_parse_reads_like_search_and_previews_auto():
+    proc = logir("parse", "an actor who is not American")
+    assert proc.returncode == 0, proc.stderr
+    assert "mode: natural" in proc.stdout
+    assert "auto composer: flat (the negation states a property" in proc.stdout
+    proc = logir("parse", "--json", "benefits of vitamin D other than bone health")
+    payload = json.loads(proc.stdout)
+    assert payload["mode"] == "natural" and payload["query"].endswith('AND NOT "bone health"')
+    assert payload["auto"] == {"applied": "exclude", "reason": "the wording excludes a topic"}
+    proc = logir("parse", "a AND (b OR")  # read as search reads it: prose, with a warning
+    assert proc.returncode == 0 and "warning: looked like query syntax" in proc.stderr
+    assert "mode: natural" in proc.stdout
+
+
 def test_bad_query_names_column():
-    proc = logir("parse", "a AND (b OR")
+    proc = logir("parse", "--syntax", "a AND (b OR")
     assert_clean_error(proc, "column")
 
 

@@ -78,7 +78,8 @@ def test_parse_llm_server_down_falls_back(capsys, monkeypatch) -> None:
 
 def test_parse_llm_conflicting_flags(capsys, monkeypatch) -> None:
     code, _, err = run(capsys, monkeypatch, "parse", "--llm", "--natural", "x")
-    assert code == 2 and err.startswith("error: use only one of --natural, --auto and --llm")
+    assert code == 2
+    assert err.startswith("error: use only one of --syntax, --natural, --auto and --llm")
 
 
 def test_parse_llm_without_endpoint_is_a_clean_error(tmp_path: Path) -> None:

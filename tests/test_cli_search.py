@@ -91,6 +91,7 @@ def test_json_carries_the_reading(index: Path) -> None:
     assert body["composer"] == "auto" and body["mode_used"] == "syntax"
     assert body["logical_form"] == '"Einstein" AND NOT "relativity"'
     assert body["notes"] == []
+    assert (body["applied"], body["applied_reason"]) == ("exclude", "logir syntax")
     vio = next(h for h in body["hits"] if h["id"] == "vio")
     assert vio["evidence"]["NOT relativity"] < 0  # a soft penalty: beta * evidence
     fuzzy = logir(
@@ -98,6 +99,10 @@ def test_json_carries_the_reading(index: Path) -> None:
     )
     assert fuzzy.returncode == 0, fuzzy.stderr
     assert json.loads(fuzzy.stdout)["hits"][0]["id"] == "sat"
+    prop = logir("search", str(index), "Einstein who is not German", "--json", "-k", "2")
+    body = json.loads(prop.stdout)
+    assert "NOT" in body["logical_form"] and body["applied"] == "flat"
+    assert "no exclusion cue" in body["applied_reason"]
 
 
 def test_query_that_does_not_parse_warns_in_auto_mode_and_fails_in_syntax_mode(

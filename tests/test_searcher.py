@@ -130,3 +130,16 @@ def test_a_text_handed_to_flat_is_not_read(index_dir: Path, counted: dict[str, i
     assert counted == {"read": 0, "decompose": 0}
     get_composer("fuzzy").rank([EXCLUDING], scorer, 2)  # a logical composer reads it, once
     assert counted == {"read": 1, "decompose": 1}
+
+
+def test_applied_says_when_auto_ranked_flat_despite_a_not(index_dir: Path) -> None:
+    searcher = logir.Searcher(index_dir)
+    prop = searcher.search("an actor who is not American", k=2)
+    assert "NOT" in (prop.logical_form or "")
+    assert prop.applied.kind == "flat" and "no exclusion cue" in prop.applied.reason
+    assert prop.to_dict()["applied"] == "flat"
+    excl = searcher.search(EXCLUDING, k=2).to_dict()
+    assert (excl["applied"], excl["applied_reason"]) == ("exclude", "the wording excludes a topic")
+    fuzzy = searcher.search('"physics" AND NOT "relativity"', k=2, composer="fuzzy").to_dict()
+    assert fuzzy["applied"] == "logic"
+    assert searcher.search(EXCLUDING, k=2, composer="flat").applied.kind == "flat"

@@ -119,6 +119,7 @@ class Engine:
             "k": k,
             "composer_input": text,
             "composer_logical_form": found.logical_form,
+            **found.applied.to_dict(),
             "evidence_is_additive": found.additive,
             "explanation": found.explanation,
             "hits": [h.to_dict() for h in found.hits],

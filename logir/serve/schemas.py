@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from logir.logic.applied import AppliedKind
 from logir.search import SEARCH_RETRIEVERS
 from logir.serve.limits import Limits
 
@@ -113,6 +114,16 @@ class SearchResponse(ParseResponse):
     )
     composer_logical_form: str | None = Field(
         description="The logical form the composer used (null when it ranked the text as is)."
+    )
+    applied: AppliedKind = Field(
+        description="What the composer applied to this query: flat (the text as is, e.g. auto "
+        "for a NOT that states a property of the answer, although logical_form has a NOT), "
+        "exclude (positive part minus the excluded terms' evidence), logic (term scores "
+        "composed by the logical form: fuzzy, sets, vectors) or rewrite (an LLM rewrote the text)."
+    )
+    applied_reason: str = Field(
+        description="Why, in a few words (e.g. 'the wording excludes a topic', "
+        "'the negation states a property, no exclusion cue')."
     )
     evidence_is_additive: bool = Field(
         description="True when each hit's evidence values add up to its score."

@@ -158,6 +158,16 @@ def test_syntax_mode_hands_the_composer_the_form_it_asked_for(client: httpx.Clie
     assert flat["composer_logical_form"] is None
 
 
+def test_search_says_what_auto_applied(client: httpx.Client) -> None:
+    flat = _search(client, query="vitamin D that is not about bone health", mode="natural")
+    assert "NOT" in flat["composer_logical_form"]
+    assert flat["applied"] == "flat" and "no exclusion cue" in flat["applied_reason"]
+    excluded = _search(client, query="vitamin D other than bone health", mode="natural")
+    assert excluded["applied"] == "exclude"
+    assert excluded["applied_reason"] == "the wording excludes a topic"
+    assert _search(client, query=NEGATED, composer="fuzzy")["applied"] == "logic"
+
+
 def test_parse(client: httpx.Client) -> None:
     r = client.post("/parse", json={"query": "films by Nolan or Villeneuve", "mode": "natural"})
     assert r.status_code == 200, r.text
@@ -176,6 +186,9 @@ def test_info_and_openapi(client: httpx.Client) -> None:
     assert {"/search", "/parse", "/healthz"} <= set(spec["paths"])
     schema = spec["components"]["schemas"]["SearchRequest"]["properties"]
     assert schema["k"]["maximum"] == 1000
+    answer = spec["components"]["schemas"]["SearchResponse"]["properties"]
+    assert answer["applied"]["enum"] == ["flat", "exclude", "logic", "rewrite"]
+    assert "applied_reason" in spec["components"]["schemas"]["SearchResponse"]["required"]
     assert client.get("/docs").status_code == 200
 
 
