@@ -96,6 +96,7 @@ class BM25Scorer:
             return_ids=True,
             show_progress=show_progress,
         )
+        tokens = _sorted_vocabulary(tokens)
         if method not in METHODS:
             raise LogirError(f"unknown BM25 method {method!r}; choose from {', '.join(METHODS)}")
         retriever = bm25s.BM25(k1=k1, b=b, method=method)
@@ -271,3 +272,14 @@ def _make_stemmer(language: str | None) -> Any:
         raise LogirError(
             f"unknown stemmer language {language!r}; available: {', '.join(Stemmer.algorithms())}"
         ) from None
+
+
+def _sorted_vocabulary(tokens: Any) -> Any:
+    """bm25s numbers tokens in the iteration order of a set, which changes with the process's
+    hash seed; renumber them in sorted order so an index (and any float sum over its token ids)
+    is the same in every process."""
+    order = sorted(tokens.vocab, key=tokens.vocab.__getitem__)
+    new_id = {tok: i for i, tok in enumerate(sorted(order))}
+    remap = [new_id[tok] for tok in order]  # old id -> new id
+    ids = [[remap[i] for i in doc] for doc in tokens.ids]
+    return type(tokens)(ids=ids, vocab=new_id)

@@ -293,7 +293,12 @@ def test_kernels_give_bm25s_scores_for_a_tiny_corpus() -> None:
     p, n = s.postings, s.n_docs
     texts = ["dog dog walk", "cat", "pari long"]
     ids = s.token_ids(texts)
-    offsets = kern.nonoccurrence_offsets(ref.nonoccurrence_array, ids)
+    # the reference numbers its tokens its own way (bm25s's set order)
+    ref_ids = [
+        np.asarray([ref.vocab_dict[w] for w in toks if w in ref.vocab_dict], dtype=np.int64)
+        for toks in s.tokenize(texts)
+    ]
+    offsets = kern.nonoccurrence_offsets(ref.nonoccurrence_array, ref_ids)
     for i, text in enumerate(texts):
         want = ref.get_scores([w for w in s.tokenize([text])[0] if w in ref.vocab_dict])
         row = np.zeros(n, dtype=np.float32)
@@ -310,3 +315,42 @@ def test_kernels_give_bm25s_scores_for_a_tiny_corpus() -> None:
         want_d, want_v = topk(row[None], 3)
         np.testing.assert_array_equal(top_d, want_d[0])
         np.testing.assert_array_equal(top_v, want_v[0])
+
+
+_VOCAB_PROBE = """
+import hashlib, sys
+from logir.index.lexical import BM25Scorer
+s = BM25Scorer.build(["the cat sat on a mat", "dogs chase cats", "a bird sang", "mats and hats"],
+                     show_progress=False)
+h = hashlib.sha256()
+h.update(repr(s.vocabulary).encode())
+p = s.postings
+for a in (p.data, p.indices, p.indptr):
+    h.update(a.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_index_is_the_same_whatever_the_hash_seed() -> None:
+    """Token ids (and so every float sum over them) do not depend on PYTHONHASHSEED."""
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", _VOCAB_PROBE],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_vocabulary_is_sorted(scorer: BM25Scorer) -> None:
+    vocab = scorer.vocabulary
+    assert vocab == sorted(vocab)
