@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from logir.errors import LogirError, describe, one_line, shorten
-from logir.limits import MAX_K, MAX_QUERY_CHARS
+from logir.limits import MAX_K, MAX_QUERY_CHARS, k_problem
 from logir.llm.options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_KEY_ENV,
@@ -199,7 +199,17 @@ def index_cmd(
 
 IndexArg = Annotated[Path, typer.Argument(help="An index built by `logir index`.")]
 QueryArg = Annotated[str, typer.Argument(help="The query text.")]
-HitsOpt = Annotated[int, typer.Option("-k", help="Number of hits.", min=1, max=MAX_K)]
+
+
+def _hits(k: int | None) -> int | None:
+    """``-k`` checked against MAX_K with the message every front end gives."""
+    problem = None if k is None else k_problem(k)
+    if problem:
+        raise LogirError(problem)
+    return k
+
+
+HitsOpt = Annotated[int, typer.Option("-k", help=f"Number of hits (1 to {MAX_K}).", callback=_hits)]
 RetrieverOpt = Annotated[
     str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")
 ]
@@ -307,11 +317,11 @@ def eval_cmd(
     k: Annotated[
         int | None,
         typer.Option(
-            "-k", help="Hits ranked per query (the run's length; default 100).", min=1, max=MAX_K
+            "-k", help="Hits ranked per query (the run's length; default 100).", callback=_hits
         ),
     ] = None,
     depth: Annotated[
-        int | None, typer.Option(help="Old name of -k (deprecated).", min=1, max=MAX_K)
+        int | None, typer.Option(help="Old name of -k (deprecated).", callback=_hits)
     ] = None,
     logical_form: Annotated[
         str,

@@ -7,7 +7,15 @@ refused with a clear message past its bound rather than left to exhaust memory o
 from __future__ import annotations
 
 MAX_K = 1000
-"""Most hits one search or one evaluation run may ask for per query."""
+"""Most hits one search or one evaluation run may ask for per query (CLI, server, eval runner)."""
+
+
+def k_problem(k: object, limit: int = MAX_K) -> str | None:
+    """What is wrong with ``k`` as a number of hits (None when it is from 1 to ``limit``): the
+    one message every front end gives."""
+    ok = isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= limit
+    return None if ok else f"k (hits per query) must be from 1 to {limit}, got {k!r}"
+
 
 MAX_DEPTH = 10_000
 """Most candidates a composer may gather per query term (``sets,depth=``, ``fuzzy,k=``, ...)."""

@@ -23,7 +23,7 @@ from logir.data.trec import write_run
 from logir.errors import LogirError
 from logir.eval import metrics as M
 from logir.eval.systems import ScorerPool, SystemSpec, composer_for, parse_system
-from logir.limits import MAX_K
+from logir.limits import k_problem
 from logir.logic.contract import Composer
 from logir.logic.ranking import Ranking
 from logir.query.reading import Reading, gold, read
@@ -115,8 +115,9 @@ def evaluate(
     if depth is not None:
         warnings.warn("evaluate(depth=) is now k=", DeprecationWarning, stacklevel=2)
         k = depth
-    if not 1 <= k <= MAX_K:
-        raise LogirError(f"k (hits per query) must be from 1 to {MAX_K}, got {k}")
+    problem = k_problem(k)
+    if problem:
+        raise LogirError(problem)
     if runs_dir is not None:
         require_writable(runs_dir, "runs folder", folder=True)
     specs = [parse_system(s, llm) for s in systems]

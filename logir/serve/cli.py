@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from logir.errors import LogirError
+from logir.limits import MAX_K
 from logir.serve.net import check_port, read_token
 
 DEFAULT_TOKEN_ENV = "LOGIR_SERVE_TOKEN"
@@ -46,7 +47,9 @@ def serve_cmd(
         ),
     ] = None,
     max_query_chars: Annotated[int, typer.Option(help="Longest query accepted.", min=1)] = 1000,
-    max_k: Annotated[int, typer.Option(help="Most hits one search may ask for.", min=1)] = 1000,
+    max_k: Annotated[
+        int, typer.Option(help="Most hits one search may ask for.", min=1, max=MAX_K)
+    ] = MAX_K,
     max_terms: Annotated[int, typer.Option(help="Most terms in a logical form.", min=1)] = 16,
     max_body_bytes: Annotated[
         int, typer.Option(help="Largest request body accepted.", min=256)

@@ -63,7 +63,8 @@ def describe(errors: list[dict[str, Any]]) -> tuple[int, str]:
             msg = str(e.get("msg", "invalid value"))
             msg = msg.removeprefix("Value error, ")
             msg = msg[:1].lower() + msg[1:]
-            messages.append(f"field {field!r}: {msg} (got {_shown(e.get('input'))})")
+            got = "" if ", got " in msg else f" (got {_shown(e.get('input'))})"
+            messages.append(f"field {field!r}: {msg}{got}")
     return status, "; ".join(messages) or "invalid request"
 
 

@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from logir.limits import MAX_K
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -29,7 +31,7 @@ class Limits:
     (waiting for earlier requests included), ``max_waiting`` requests queued at once."""
 
     max_query_chars: int = 1000
-    max_k: int = 1000
+    max_k: int = MAX_K
     max_terms: int = 16
     max_body_bytes: int = 32 * 1024
     request_timeout_s: float = 20.0
@@ -41,6 +43,8 @@ class Limits:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"Limits.{name} must be a positive integer, got {value!r}")
+        if self.max_k > MAX_K:
+            raise ValueError(f"Limits.max_k must be at most {MAX_K} (logir.limits.MAX_K)")
         for name in ("request_timeout_s", "body_timeout_s"):
             value = getattr(self, name)
             ok = isinstance(value, int | float) and not isinstance(value, bool)

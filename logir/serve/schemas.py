@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from logir.limits import k_problem
 from logir.logic.applied import AppliedKind
 from logir.search import SEARCH_RETRIEVERS
 from logir.serve.limits import Limits
@@ -62,13 +63,24 @@ def request_models(limits: Limits) -> tuple[type[BaseModel], type[BaseModel]]:
             "candidates per term, k the hits returned).",
         )
         k: int = Field(
-            10, strict=True, ge=1, le=limits.max_k, description=f"Hits, 1 to {limits.max_k}."
+            10,
+            strict=True,
+            description=f"Hits, 1 to {limits.max_k}.",
+            json_schema_extra={"minimum": 1, "maximum": limits.max_k},
         )
         retriever: Retriever | None = Field(  # type: ignore[valid-type]
             None,
             description="bm25, dense, hybrid or splade; default: hybrid when the index "
             "has bm25 and dense, else its first retriever.",
         )
+
+        @field_validator("k")
+        @classmethod
+        def _k_in_range(cls, value: int) -> int:
+            problem = k_problem(value, limits.max_k)  # the message the CLI gives for -k
+            if problem:
+                raise ValueError(problem)
+            return value
 
     return ParseRequest, SearchRequest
 

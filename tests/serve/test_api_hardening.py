@@ -237,6 +237,7 @@ def test_an_idle_keep_alive_connection_is_closed() -> None:
         {"body_timeout_s": float("inf")},
         {"body_timeout_s": True},
         {"max_waiting": 0},
+        {"max_k": 1001},  # past logir.limits.MAX_K, what the CLI allows
     ],
 )
 def test_limits_refuse_bad_timeouts(kwargs: dict[str, Any]) -> None:
