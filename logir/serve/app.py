@@ -21,9 +21,10 @@ from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
+from logir.errors import LogirError
 from logir.index.store import Index, open_index
 from logir.logic import Composer, composers, get_composer
-from logir.logic.registry import additive_composers
+from logir.logic.registry import additive_composers, uses_llm
 from logir.query import Not, Query, Reading, Term, negated_terms, read, terms, to_dict
 from logir.searcher import Searcher
 from logir.serve import errors
@@ -172,6 +173,8 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes, timeout_s=limits.body_timeout_s)
 
     health = {"status": "ok", "n_docs": engine.index.n_docs, "retrievers": engine.retrievers}
+    # the LLM rewriters need an endpoint, which a server does not have: only what can run
+    offered = sorted(name for name, cls in composers().items() if not cls.uses_llm)
 
     @app.get("/healthz", response_model=Health, tags=["service"])
     async def healthz() -> dict[str, Any]:
@@ -181,13 +184,14 @@ def create_app(
 
     @app.get("/info", response_model=Info, responses=_ERRORS, tags=["service"])
     async def info() -> dict[str, Any]:
-        """What this server offers: retrievers, composers and the request limits."""
+        """What this server offers: retrievers, the composers it can run (not the LLM
+        rewriters: it has no LLM endpoint) and the request limits."""
         return {
             "n_docs": engine.index.n_docs,
             "retrievers": engine.retrievers,
             "default_retriever": engine.default_retriever,
-            "composers": sorted(composers()),
-            "additive_composers": additive_composers(),
+            "composers": offered,
+            "additive_composers": [n for n in additive_composers() if n in offered],
             "limits": asdict(limits),
             "auth": bool(token),
         }
@@ -202,6 +206,11 @@ def create_app(
     async def search(body: SearchRequest) -> Response:  # type: ignore[valid-type]
         """Rank the documents for a query; each hit carries the evidence of each part."""
         b: Any = body
+        if uses_llm(b.composer):
+            raise LogirError(
+                f"field 'composer': {b.composer.partition(',')[0].strip()!r} rewrites queries "
+                f"with an LLM, and this server has no LLM endpoint; it offers: {', '.join(offered)}"
+            )
         composer = get_composer(b.composer)  # a bad spec is answered at once, without queueing
 
         def work() -> Response:

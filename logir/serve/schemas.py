@@ -157,7 +157,9 @@ class Info(BaseModel):
     n_docs: int
     retrievers: list[str] = Field(description="Retrievers this index can search with.")
     default_retriever: str
-    composers: list[str]
+    composers: list[str] = Field(
+        description="Composers this server can run (the LLM rewriters need an endpoint it lacks)."
+    )
     additive_composers: list[str]
     limits: dict[str, int | float]
     auth: bool

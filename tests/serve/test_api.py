@@ -182,6 +182,10 @@ def test_info_and_openapi(client: httpx.Client) -> None:
     info = client.get("/info").json()
     assert info["limits"]["max_k"] == 1000
     assert {"flat", "auto", "exclusion", "fuzzy"} <= set(info["composers"])
+    assert not {"hyde", "lamer", "inter", "agr"} & set(info["composers"])  # no LLM endpoint
+    _assert_error(
+        client.post("/search", json={"query": "a", "composer": "hyde,n=2"}), 400, "no LLM endpoint"
+    )
     spec = client.get("/openapi.json").json()
     assert {"/search", "/parse", "/healthz"} <= set(spec["paths"])
     schema = spec["components"]["schemas"]["SearchRequest"]["properties"]
