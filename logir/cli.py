@@ -170,11 +170,16 @@ def index_cmd(
     splade_model: Annotated[
         str | None, typer.Option(help="SPLADE model name or path (default splade-tiny).")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing index at --out, whatever it holds.")
+    ] = False,
 ) -> None:
-    """Build the on-disk indexes of a corpus."""
+    """Build the on-disk indexes of a corpus. An index of the same documents already at --out
+    keeps its other retrievers (-r bm25 adds or rebuilds bm25 only); one of other documents is
+    refused unless --force."""
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
-    from logir.index.store import RETRIEVERS, build_index, load_corpus
+    from logir.index.store import RETRIEVERS, build_index, load_corpus, open_index
 
     retrievers = tuple(retriever or ("bm25", "dense"))
     unknown = set(retrievers) - set(RETRIEVERS)
@@ -193,8 +198,11 @@ def index_cmd(
         dense_model=model,
         splade_model=splade_model,
         source=corpus,
+        keep=not force,
     )
-    out.print(f"indexed {len(docs)} documents with {', '.join(retrievers)} -> {path}")
+    kept = [r for r in open_index(path).retrievers if r not in retrievers]
+    also = f" (kept {', '.join(kept)} of the index there)" if kept else ""
+    out.print(f"indexed {len(docs)} documents with {', '.join(retrievers)}{also} -> {path}")
 
 
 IndexArg = Annotated[Path, typer.Argument(help="An index built by `logir index`.")]

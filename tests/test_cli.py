@@ -135,6 +135,22 @@ def test_index_and_search(tmp_path: Path, datasets_dir: Path):
     assert proc.returncode == 0 and "1." in proc.stdout
 
 
+def test_index_over_an_index_of_other_documents_needs_force(tmp_path: Path):
+    for name, rows in (("a.jsonl", ["cats purr", "dogs bark"]), ("b.jsonl", ["fish swim"])):
+        text = "".join(
+            json.dumps({"id": f"{name}{i}", "text": t}) + "\n" for i, t in enumerate(rows)
+        )
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    idx = str(tmp_path / "idx")
+    assert logir("index", str(tmp_path / "a.jsonl"), "--out", idx, "-r", "bm25").returncode == 0
+    proc = logir("index", str(tmp_path / "b.jsonl"), "--out", idx, "-r", "bm25")
+    assert_clean_error(proc, "other documents (2 documents", "--force")
+    again = logir("index", str(tmp_path / "a.jsonl"), "--out", idx, "-r", "bm25")
+    assert again.returncode == 0 and "indexed 2 documents with bm25 ->" in again.stdout
+    forced = logir("index", str(tmp_path / "b.jsonl"), "--out", idx, "-r", "bm25", "--force")
+    assert forced.returncode == 0 and "indexed 1 documents" in forced.stdout
+
+
 def test_parse_prints_tree():
     proc = logir("parse", 'vitamin D AND NOT "bone health"')
     assert proc.returncode == 0, proc.stderr

