@@ -503,6 +503,10 @@ from logir.synth.cli import synth_app  # noqa: E402
 
 app.add_typer(synth_app, name="synth")
 
+from logir.train.cli import train_app  # noqa: E402
+
+app.add_typer(train_app, name="train")
+
 
 try:  # typer >= 0.20 carries its own copy of click
     from typer._click.exceptions import ClickException
