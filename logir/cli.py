@@ -309,7 +309,7 @@ def eval_cmd(
     dataset: Annotated[
         str,
         typer.Argument(
-            help="demo, comlq, negconstraint, boolquestions, "
+            help="demo, first-hour, comlq, negconstraint, boolquestions, "
             "nevir, excluir, scifact, multiconir or beir."
         ),
     ],

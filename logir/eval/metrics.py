@@ -34,6 +34,7 @@ __all__ = [
     "lsnc_at_k",
     "neg_recall_at_k",
     "nevir_pairwise_accuracy",
+    "outranking_violations",
     "pair_order",
     "paired_t_test",
     "pairwise_accuracy",
@@ -173,6 +174,34 @@ def pair_order(sat_scores: Sequence[float], viol_scores: Sequence[float]) -> flo
     if sat.size == 0 or viol.size == 0:
         raise LogirError("pair_order needs at least one satisfying and one violating score")
     return 1.0 if bool(sat.min() > viol.max()) else 0.0
+
+
+def outranking_violations(
+    ranked: Sequence[str],
+    relevant: AbstractSet[str],
+    violating: AbstractSet[str],
+    k: int | None = None,
+) -> list[tuple[str, str]]:
+    """Every ``(violating, relevant)`` pair in which the violating document ranks above the
+    relevant one, best-ranked violating document first; empty when the order obeys the query.
+
+    This is :func:`pair_order` read off a ranked list. With ``k``, only violating documents in
+    the top k count (what a reader of k hits sees), still against relevant ones at any rank. A
+    document missing from ``ranked`` counts as ranked below all of it, so a relevant one not
+    retrieved is outranked by every violating one that is.
+    """
+    if k is not None and k < 1:
+        raise LogirError(f"cutoff k must be >= 1, got {k}")
+    position: dict[str, int] = {}
+    for i, docid in enumerate(ranked):
+        position.setdefault(docid, i)
+    last = len(position)
+    rel = sorted(relevant, key=lambda d: (position.get(d, last), d))
+    shown = [d for d in violating if d in position and (k is None or position[d] < k)]
+    pairs = []
+    for bad in sorted(shown, key=position.__getitem__):
+        pairs.extend((bad, good) for good in rel if position.get(good, last) > position[bad])
+    return pairs
 
 
 def pairwise_accuracy(pairs: Mapping[str, float]) -> float:

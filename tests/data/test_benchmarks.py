@@ -38,7 +38,7 @@ def shared(folder: str) -> Path:
 def test_registry_names() -> None:
     assert set(BENCHMARKS) == {
         "comlq", "negconstraint", "boolquestions", "nevir", "excluir",
-        "quest", "scifact", "multiconir", "beir", "demo",
+        "quest", "scifact", "multiconir", "beir", "demo", "first-hour",
     }  # fmt: skip
 
 

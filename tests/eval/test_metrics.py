@@ -85,6 +85,26 @@ def test_violation_rate_denominator_is_k() -> None:
 # ------------------------------------------------------------------------- pairwise accuracy
 
 
+def test_outranking_violations_pairs_and_missing_documents() -> None:
+    ranked = ["r1", "v1", "r2", "x", "v2"]
+    assert M.outranking_violations(ranked, {"r1"}, {"v1", "v2"}) == []
+    assert M.outranking_violations(ranked, {"r1", "r2"}, {"v1"}) == [("v1", "r2")]
+    # a relevant document not retrieved is below every retrieved violating one, best first
+    assert M.outranking_violations(ranked, {"r1", "r9"}, {"v2", "v1", "v9"}) == [
+        ("v1", "r9"),
+        ("v2", "r9"),
+    ]
+    assert M.outranking_violations(["v1", "v1", "r1"], {"r1"}, {"v1"}) == [("v1", "r1")]
+
+
+def test_outranking_violations_within_the_top_k() -> None:
+    ranked = ["r1", "v1", "x", "v2", "r2"]
+    assert M.outranking_violations(ranked, {"r1", "r2"}, {"v1", "v2"}, k=3) == [("v1", "r2")]
+    assert M.outranking_violations(ranked, {"r1", "r2"}, {"v1", "v2"}, k=1) == []
+    with pytest.raises(LogirError, match="cutoff k"):
+        M.outranking_violations(ranked, {"r1"}, {"v1"}, k=0)
+
+
 def test_pair_order_and_ties() -> None:
     assert M.pair_order([0.9, 0.8], [0.7]) == 1.0
     assert M.pair_order([0.9, 0.7], [0.7]) == 0.0  # tie with a violating doc fails

@@ -40,6 +40,13 @@ def _load_demo(path: Path | None) -> Dataset:
     return load_demo(path)
 
 
+def _load_first_hour(path: Path | None) -> Dataset:
+    """The first-hour example of the source repository (or a copy of it at `path`)."""
+    from logir.data.benchmarks.first_hour import load_first_hour
+
+    return load_first_hour(path)
+
+
 BENCHMARKS: dict[str, Loader] = {
     "comlq": _needs_path("comlq", load_comlq),
     "negconstraint": _needs_path("negconstraint", load_negconstraint),
@@ -51,11 +58,12 @@ BENCHMARKS: dict[str, Loader] = {
     "multiconir": _needs_path("multiconir", load_multiconir),
     "beir": _needs_path("beir", load_beir),
     "demo": _load_demo,
+    "first-hour": _load_first_hour,
 }
 
 
 def load_benchmark(name: str, path: str | Path | None = None) -> Dataset:
-    """Load benchmark `name` from `path` (only "demo" may go without one)."""
+    """Load benchmark `name` from `path` (only "demo" and "first-hour" may go without one)."""
     loader = BENCHMARKS.get(name.strip().lower())
     if loader is None:
         known = ", ".join(sorted(BENCHMARKS))
