@@ -28,6 +28,7 @@ from logir.train.progress import Progress, Silent
 from logir.train.runtime import (
     autocast,
     import_torch,
+    quiet_libraries,
     resolve_device,
     resolve_precision,
     seed_everything,
@@ -160,6 +161,7 @@ def train(
     examples = load_examples(config.data, config.split)
     train_set, held = split_heldout(examples, config.holdout, config.holdout_max, config.seed)
     torch = import_torch()
+    quiet_libraries()
     device = resolve_device(config.device)
     threads = set_threads(config.threads)
     precision = resolve_precision(config.precision, device)

@@ -112,9 +112,12 @@ class RichProgress:
 
 
 def make_progress(quiet: bool = False) -> Progress:
-    """Silent when `quiet`; a rich bar when rich is importable, else plain lines."""
+    """Silent when `quiet`; a rich bar on a terminal when rich is importable, else plain lines
+    (a log file gets a readable line every 10 s instead of bar redraws)."""
     if quiet:
         return Silent()
+    if not sys.stderr.isatty():
+        return PlainProgress()
     try:
         return RichProgress()
     except ImportError:

@@ -82,6 +82,17 @@ def autocast(device: str, precision: str) -> Iterator[None]:
         yield
 
 
+def quiet_libraries() -> None:
+    """No per-file progress bars or notes from transformers while loading and saving models
+    (the trainer's own progress is the one on stderr)."""
+    try:
+        import transformers
+    except ImportError:
+        return
+    transformers.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+
+
 def seed_everything(seed: int) -> None:
     """Seed python, numpy and torch (CPU and CUDA) generators."""
     torch = import_torch()

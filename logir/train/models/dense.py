@@ -54,7 +54,8 @@ class DenseModel:
     def embed(self, texts: list[str]) -> Any:
         """L2-normalised embeddings with gradients, ``[len(texts), dim]``."""
         torch = import_torch()
-        features = self.module.tokenize(texts)
+        encode = getattr(self.module, "preprocess", None) or self.module.tokenize
+        features = encode(texts)
         features = {k: v.to(self.device) if hasattr(v, "to") else v for k, v in features.items()}
         emb = self.module(features)["sentence_embedding"].float()
         return torch.nn.functional.normalize(emb, dim=-1)

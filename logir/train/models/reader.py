@@ -23,7 +23,6 @@ def _transformers() -> Any:
         import transformers
     except ImportError:
         raise LogirError("the reader needs the 'dense' extra: pip install 'logir[dense]'") from None
-    transformers.logging.set_verbosity_error()  # the new score head's "newly initialized" note
     return transformers
 
 
