@@ -1,6 +1,7 @@
 """Where ComLQ's ranking errors come from: the LLM-written passages in its corpus.
 
-    python bench/comlq_generated.py [--split test] [-s hybrid -s hybrid:auto ...] [--out F.json]
+    python bench/comlq_generated.py [--split logir-test] [-s hybrid -s hybrid:auto ...] \
+        [--out F.json]
 
 ComLQ's corpus (11,251 passages) holds 3,276 passages that the benchmark authors' scripts wrote
 with an LLM (HyDE-style answers to the queries; ids 17975-21250, see the dataset's
@@ -67,7 +68,7 @@ def ndcg_parts(ds: Dataset, per_query: dict[str, dict[str, float]]) -> dict[str,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", default="test")
+    ap.add_argument("--split", default="logir-test")
     ap.add_argument("-s", "--system", action="append", dest="systems")
     ap.add_argument("--data", type=Path, default=DATA / "comlq")
     ap.add_argument("--runs-dir", type=Path, default=Path("results/comlq_generated"))

@@ -11,6 +11,6 @@ SYSTEMS=(-s hybrid -s bm25 -s dense -s bm25:fuzzy -s dense:fuzzy -s bm25:sets
 mkdir -p results/composers
 for ds in "${sets[@]}"; do
   echo "== $ds"
-  logir eval "$ds" --data "$DATA/${PATHS[$ds]}" --split test "${SYSTEMS[@]}" \
+  logir eval "$ds" --data "$DATA/${PATHS[$ds]}" --split logir-test "${SYSTEMS[@]}" \
     --out "results/composers/$ds.json" --markdown | tee "results/composers/$ds.md"
 done

@@ -1,7 +1,7 @@
 """Why NegConstraint's union categories resist exclusion: does the violating passage mention
 what the query excludes?
 
-    python bench/negconstraint_gap.py [--split test]
+    python bench/negconstraint_gap.py [--split logir-test]
 
 For every query, the excluded terms come from logir's decomposition (logir.query.natural). A
 passage *mentions* an excluded term when it contains every content word of it (lower-cased, stop
@@ -53,7 +53,7 @@ def mention(term: str, passage: set[str]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", default="test")
+    ap.add_argument("--split", default="logir-test")
     args = ap.parse_args()
     ds = select_split(load_benchmark("negconstraint", DATA / "negconstraint"), args.split)
     docs = {d.id: words(d.full_text) for d in ds.corpus}
@@ -69,8 +69,10 @@ def main() -> None:
                 best = "full" if "full" in kinds else "part" if "part" in kinds else "none"
                 c[f"{role}:{best}"] += 1
                 c[f"{role}:all"] += 1
-    print("| category | n | violating mentions it (all words) | violating: some words | "
-          "violating: none | satisfying mentions it (all words) |")
+    print(
+        "| category | n | violating mentions it (all words) | violating: some words | "
+        "violating: none | satisfying mentions it (all words) |"
+    )
     print("|---|---|---|---|---|---|")
     for cat, c in sorted(counts.items()):
         v, s = c["violating:all"], c["satisfying:all"]

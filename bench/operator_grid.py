@@ -52,11 +52,9 @@ def main() -> None:
     names = args.datasets.split(",")
     data = {}
     for name in names:
-        ds = select_split(load_benchmark(name, DATA / SETS[name]), "test")
+        ds = select_split(load_benchmark(name, DATA / SETS[name]), "logir-test")
         data[name] = (ds, ScorerPool(ds.corpus))
-    head = " | ".join(
-        f"{n} nDCG@10" + (" | PairAcc" if n != "comlq" else "") for n in names
-    )
+    head = " | ".join(f"{n} nDCG@10" + (" | PairAcc" if n != "comlq" else "") for n in names)
     print(f"| system | {head} |")
     print("|---" * (1 + sum(2 if n != "comlq" else 1 for n in names)) + "|")
     rows = []

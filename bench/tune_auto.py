@@ -49,7 +49,7 @@ def main() -> None:
     )
     data = {}
     for name, folder in SETS.items():
-        ds = select_split(load_benchmark(name, DATA / folder), "tune")
+        ds = select_split(load_benchmark(name, DATA / folder), "logir-tune")
         data[name] = (ds, ScorerPool(ds.corpus))
     base = {n: evaluate(ds, ["hybrid"], pool=pool).systems[0] for n, (ds, pool) in data.items()}
     rows = []

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
+from logir.cli_options import Bm25BOpt, Bm25K1Opt, QuietOpt, bm25_params
 from logir.errors import LogirError, describe, one_line, shorten
 from logir.limits import MAX_K, MAX_QUERY_CHARS, k_problem
 from logir.llm.options import (
@@ -45,6 +46,28 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Retrieval that obeys the logic of a query.",
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from logir import __version__
+
+        print(f"logir {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Retrieval that obeys the logic of a query."""
+
+
 # tables are wide: when the output goes to a file or a pipe, do not cut them at 80 columns
 out = Console() if sys.stdout.isatty() else Console(width=240)
 err = Console(stderr=True)
@@ -173,6 +196,9 @@ def index_cmd(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing index at --out, whatever it holds.")
     ] = False,
+    bm25_k1: Bm25K1Opt = None,
+    bm25_b: Bm25BOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Build the on-disk indexes of a corpus. An index of the same documents already at --out
     keeps its other retrievers (-r bm25 adds or rebuilds bm25 only); one of other documents is
@@ -180,17 +206,26 @@ def index_cmd(
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
     from logir.index.store import RETRIEVERS, build_index, load_corpus, open_index
+    from logir.progress import Bars, terminal_progress
 
     retrievers = tuple(retriever or ("bm25", "dense"))
     unknown = set(retrievers) - set(RETRIEVERS)
     if unknown:
         known = ", ".join(RETRIEVERS)
         raise LogirError(f"unknown retriever {shorten(sorted(unknown)[0])!r}; known: {known}")
+    bm25 = bm25_params(bm25_k1, bm25_b)
     require_writable(out_dir, "index folder (--out)", folder=True)
     docs = load_corpus(corpus)
     require_text(docs, corpus)
     if "bm25" in retrievers:
         require_words(docs, corpus)
+    bars = Bars("documents", quiet, err)
+
+    def stage(name: str, seconds: float | None) -> None:
+        done = "" if seconds is None else f" in {seconds:.1f} s"
+        what = f"building over {len(docs)} documents" if seconds is None else f"built{done}"
+        bars.note(f"{name}: {what}")
+
     path = build_index(
         docs,
         out_dir,
@@ -199,6 +234,9 @@ def index_cmd(
         splade_model=splade_model,
         source=corpus,
         keep=not force,
+        bm25=bm25,
+        show_progress=terminal_progress(quiet),
+        on_retriever=stage,
     )
     kept = [r for r in open_index(path).retrievers if r not in retrievers]
     also = f" (kept {', '.join(kept)} of the index there)" if kept else ""
@@ -343,10 +381,17 @@ def eval_cmd(
         list[str], typer.Option("--measure", "-m", help="Standard measures (default set if none).")
     ] = None,  # type: ignore[assignment]
     split: Annotated[
-        str, typer.Option(help="all, or the deterministic tune / test split of the queries.")
+        str,
+        typer.Option(
+            help="all; logir-tune / logir-test, logir's deterministic split of the queries; or, "
+            "for beir, scifact and comlq, the BEIR qrels file: test, dev, train (qrels/NAME.tsv)."
+        ),
     ] = "all",
     limit: Annotated[int | None, typer.Option(help="Only the first N queries.", min=1)] = None,
     model: Annotated[str | None, typer.Option(help="Dense model name or path.")] = None,
+    bm25_k1: Bm25K1Opt = None,
+    bm25_b: Bm25BOpt = None,
+    quiet: QuietOpt = False,
     llm_base_url: LLMBaseUrlOpt = None,
     llm_model: LLMModelOpt = DEFAULT_MODEL,
     llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
@@ -360,15 +405,17 @@ def eval_cmd(
     Query-rewriting systems (bm25:hyde, dense:lamer, bm25:inter) ask the LLM endpoint; a query
     whose request fails is ranked flat, and the count is reported.
     """
+    from logir.cli_eval import resolve_split, run_depth
     from logir.data.benchmarks import load_benchmark
     from logir.data.jsonl import require_writable
-    from logir.data.splits import SPLITS, select_split
+    from logir.data.splits import select_split
     from logir.eval.metrics import parse_measure
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
     from logir.eval.runner import LOGICAL_FORMS, evaluate
-    from logir.eval.systems import needs_llm, parse_system
+    from logir.eval.systems import ScorerPool, needs_llm, parse_system
     from logir.logic.registry import deprecations
+    from logir.progress import Bars
 
     # everything a user gives is checked before the dataset loads and the systems run
     for name in measure or ():
@@ -378,9 +425,11 @@ def eval_cmd(
         raise LogirError(f"unknown --logical-form {shorten(logical_form)!r}; known: {known}")
     if depth is not None:
         err.print("note: --depth is now -k (the number of hits ranked per query)", markup=False)
-    hits = k or depth or 100
-    if split not in SPLITS:
-        raise LogirError(f"unknown --split {shorten(split)!r}; known: {', '.join(SPLITS)}")
+    hits, depth_note = run_depth(k or depth, measure or ())
+    bm25 = bm25_params(bm25_k1, bm25_b)
+    chosen = resolve_split(dataset, split)
+    for note in [*chosen.notes, *([depth_note] if depth_note else [])]:
+        err.print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)
     if runs_dir is not None:
         require_writable(runs_dir, "--runs-dir", folder=True)
     if out_json is not None:
@@ -408,24 +457,21 @@ def eval_cmd(
     for s in systems:
         for message in deprecations(s.partition(":")[2] or "flat"):
             err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
-    ds = select_split(load_benchmark(dataset, data), split)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        ds = select_split(load_benchmark(dataset, data, chosen.qrels), chosen.part)
     if limit is not None:
         ds = ds.subset({t.id for t in ds.queries[:limit]})
     if not any(t.id in ds.qrels for t in ds.queries):
-        where = f" in the {split} split" if split != "all" else ""
+        where = f" in {chosen.describe()}" if split != "all" else ""
         raise LogirError(f"dataset {ds.name} has no judged query to evaluate{where}")
     if not ds.corpus:
         raise LogirError(f"dataset {ds.name} has no corpus to retrieve from ({data})")
     if not any(d.full_text.strip() for d in ds.corpus):
         raise LogirError(f"no document of dataset {ds.name} has any text ({data})")
     err.print(f"[dim]{ds!r}[/dim]")
-
-    def progress(name: str, done: int, total: int) -> None:
-        if done == total or os.environ.get("LOGIR_VERBOSE"):
-            err.print(f"[dim]{name}: {done}/{total} queries ranked[/dim]")
-
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), Bars("queries ranked", quiet, err) as bars:
             warnings.simplefilter("ignore", DeprecationWarning)
             result = evaluate(
                 ds,
@@ -434,7 +480,8 @@ def eval_cmd(
                 measures=measure or None,
                 runs_dir=runs_dir,
                 dense_model=model,
-                progress=progress,
+                progress=bars.update,
+                pool=ScorerPool(ds.corpus, dense_model=model, bm25=bm25),
                 llm=llm,
                 logical_form=logical_form,
             )

@@ -32,6 +32,7 @@ __all__ = [
     "flip_rate",
     "ladder_win_rate",
     "lsnc_at_k",
+    "measure_cutoff",
     "neg_recall_at_k",
     "nevir_pairwise_accuracy",
     "outranking_violations",
@@ -56,13 +57,26 @@ _FAMILIES = ("nDCG", "AP", "RR", "R", "P", "Success", "Judged", "Bpref", "Rprec"
 _ALIASES = {"MAP": "AP", "MRR": "RR"}
 SUPPORTED_MEASURES = (
     "nDCG, nDCG@k, MAP (= AP), MAP@k, MRR@k (= RR@k), RR, R@k, P@k, Success@k, Judged@k, Bpref, "
-    "Rprec; ir_measures parameters also work, e.g. P(rel=2)@10"
+    "Rprec; ir_measures parameters also work, e.g. P(rel=2)@10; so do trec_eval names such as "
+    "ndcg_cut_10, map, recall_100, P_5, recip_rank"
 )
 _NAME = re.compile(r"^([A-Za-z]+)(.*)$")
 
 
+def _trec_eval_measure(name: str) -> ir_measures.Measure | None:
+    """The one measure a trec_eval name (``ndcg_cut_10``, ``map``, ``P_5``) names, else None."""
+    try:
+        found = ir_measures.parse_trec_measure(name)
+    except Exception:  # not a trec_eval name
+        return None
+    if len(found) != 1 or found[0].NAME not in _FAMILIES:
+        return None
+    return found[0]
+
+
 def parse_measure(name: str) -> ir_measures.Measure:
-    """The ir_measures measure for a name such as ``nDCG@10``, ``MAP`` or ``MRR@10``.
+    """The ir_measures measure for a name such as ``nDCG@10``, ``MAP``, ``MRR@10``, or a
+    trec_eval name such as ``ndcg_cut_10``, ``map``, ``recall_100``, ``P_5``, ``recip_rank``.
 
     Raises LogirError naming the supported measures when the name is unknown or malformed.
     """
@@ -70,14 +84,26 @@ def parse_measure(name: str) -> ir_measures.Measure:
     family = match.group(1) if match else ""
     family = _ALIASES.get(family, family)
     if family not in _FAMILIES:
+        trec = _trec_eval_measure(name.strip())
+        if trec is not None:
+            return trec
         raise LogirError(f"unknown measure {name!r}; supported: {SUPPORTED_MEASURES}")
     assert match is not None
     try:
         return ir_measures.parse_measure(family + match.group(2))
     except Exception as exc:  # ir_measures raises NameError / ValueError / SyntaxError / ...
+        trec = _trec_eval_measure(name.strip())
+        if trec is not None:
+            return trec
         raise LogirError(
             f"malformed measure {name!r} ({exc}); supported: {SUPPORTED_MEASURES}"
         ) from exc
+
+
+def measure_cutoff(name: str) -> int | None:
+    """The rank cutoff of measure ``name`` (1000 for ``R@1000``), None when it has none."""
+    cutoff = parse_measure(name).params.get("cutoff")
+    return None if cutoff is None else int(cutoff)
 
 
 def standard(

@@ -8,6 +8,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from logir.eval.layout import fit
+from logir.eval.legend import legend, marked
 from logir.eval.runner import HEADLINE, EvalResult
 
 #: facet values shown in this order when the dataset defines it (ComLQ's 14 types)
@@ -123,14 +125,21 @@ def tables(result: EvalResult) -> list[tuple[str, list[str], list[list[str]]]]:
 
 
 def print_tables(result: EvalResult, console: Console | None = None) -> None:
+    """Every table on ``console``, none cut: a table wider than the console is transposed or
+    split (:mod:`logir.eval.layout`); under each, a legend of its figures (:mod:`legend`)."""
     console = console or Console()
     for title, header, rows in tables(result):
-        t = Table(title=title, title_justify="left")
-        for i, h in enumerate(header):
-            t.add_column(h, justify="left" if i == 0 else "right")
-        for r in rows:
-            t.add_row(*r)
-        console.print(t)
+        grids = fit([marked(h) for h in header], rows, console.width)
+        for n, (head, body) in enumerate(grids):
+            part = f" ({n + 1}/{len(grids)})" if len(grids) > 1 else ""
+            t = Table(title=title + part, title_justify="left")
+            for i, h in enumerate(head):
+                t.add_column(h, justify="left" if i == 0 else "right", overflow="fold")
+            for r in body:
+                t.add_row(*r)
+            console.print(t)
+        for line in legend(header, title):
+            console.print(f"  {line}", style="dim", markup=False, highlight=False)
 
 
 def markdown(result: EvalResult) -> str:

@@ -195,6 +195,10 @@ def _evaluate_system(
     batch_size: int,
     llm: ChatClient | None = None,
 ) -> SystemResult:
+    if progress:
+        progress(
+            spec.name, 0, len(topics)
+        )  # shown while the scorer builds and the first batch runs
     scorer = pool.get(spec.retriever)
     reading_of = {t.id: r for t, r in zip(topics, readings, strict=True)}
     usage_before = llm.usage.as_dict() if llm is not None else {}

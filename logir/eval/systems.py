@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,7 +51,7 @@ def parse_system(name: str, llm: ChatClient | None = None) -> SystemSpec:
 
 
 class ScorerPool:
-    """Builds each scorer once per corpus, on first use."""
+    """Builds each scorer once per corpus, on first use (``bm25``: BM25's ``k1`` and ``b``)."""
 
     def __init__(
         self,
@@ -59,6 +59,7 @@ class ScorerPool:
         dense_model: str | None = None,
         cache_dir: Path | None = None,
         hybrid_alpha: float = 0.5,
+        bm25: Mapping[str, float] | None = None,
     ) -> None:
         if not docs:
             raise LogirError("the dataset has no corpus to retrieve from")
@@ -66,6 +67,7 @@ class ScorerPool:
         self.dense_model = dense_model
         self.cache_dir = cache_dir
         self.hybrid_alpha = hybrid_alpha
+        self.bm25 = dict(bm25 or {})
         self._scorers: dict[str, Scorer] = {}
 
     def get(self, retriever: str) -> Scorer:
@@ -79,6 +81,7 @@ class ScorerPool:
             model=self.dense_model if retriever == "dense" else None,
             cache_dir=self.cache_dir,
             alpha=self.hybrid_alpha,
+            bm25=self.bm25,
         )
         return registry.build(retriever, self.texts, options, part=self.get)
 

@@ -8,8 +8,8 @@ The scorer modules are imported only when a retriever is built or loaded.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +24,14 @@ PartGetter = Callable[[str], Scorer]
 class BuildOptions:
     """What a build may be told: the encoder ``model`` of dense or splade (their default when
     None), the ``cache_dir`` of their document vectors, ``show_progress`` (None keeps each
-    scorer's own default), and the ``alpha`` of a hybrid."""
+    scorer's own default), the ``alpha`` of a hybrid, and ``bm25``, BM25's ``k1`` and ``b``
+    where they differ from its defaults (fixed at index time: bm25s stores scores, not counts)."""
 
     model: str | None = None
     cache_dir: str | Path | None = None
     show_progress: bool | None = None
     alpha: float = 0.5
+    bm25: Mapping[str, float] = field(default_factory=dict)
 
     def progress(self) -> dict[str, Any]:
         return {} if self.show_progress is None else {"show_progress": self.show_progress}
@@ -65,7 +67,7 @@ class Retriever:
 def _build_bm25(texts: list[str], opts: BuildOptions) -> Scorer:
     from logir.index.lexical import BM25Scorer
 
-    return BM25Scorer.build(texts, **opts.progress())
+    return BM25Scorer.build(texts, **opts.bm25, **opts.progress())
 
 
 def _save_bm25(scorer: Any, folder: Path) -> dict[str, Any]:

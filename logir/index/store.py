@@ -37,7 +37,7 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
@@ -81,13 +81,17 @@ def build_index(
     splade_model: str | None = None,
     source: str | Path | None = None,
     keep: bool = False,
+    bm25: Mapping[str, float] | None = None,
+    on_retriever: Callable[[str, float | None], None] | None = None,
 ) -> Path:
     """Index `docs` with the named retrievers into directory `out` (replacing an older index).
 
     `source`, the corpus file or folder the documents came from, is recorded so that an error
     about a damaged index can give the command that rebuilds it. With `keep`, an index already
     at `out` is not replaced but extended: when it holds the same documents, its retrievers not
-    named are kept (see :mod:`logir.index.reuse`); when it holds others, a LogirError."""
+    named are kept (see :mod:`logir.index.reuse`); when it holds others, a LogirError. `bm25`
+    sets BM25's ``k1`` and ``b``. `on_retriever(name, None)` is called before each retriever is
+    built and `on_retriever(name, seconds)` after."""
     out = Path(out)
     names = list(dict.fromkeys(retrievers))
     unknown = [r for r in names if r not in RETRIEVERS]
@@ -122,8 +126,15 @@ def build_index(
                 link_part(out / name, tmp / name)
                 params[name] = kept[name]
                 continue
-            opts = registry.BuildOptions(model=models.get(name), show_progress=show_progress)
+            opts = registry.BuildOptions(
+                model=models.get(name), show_progress=show_progress, bm25=dict(bm25 or {})
+            )
+            if on_retriever:
+                on_retriever(name, None)
+            started = time.perf_counter()
             params[name] = registry.save(name, registry.build(name, texts, opts), tmp / name)
+            if on_retriever:
+                on_retriever(name, time.perf_counter() - started)
         write_jsonl(tmp / DOCS, ({"id": d.id, "title": d.title, "text": d.text} for d in docs))
         manifest = {
             "logir_index": FORMAT_VERSION,
@@ -296,6 +307,10 @@ def _whole(path: Path) -> bool:
     return True
 
 
+#: BM25's parameters as logir builds it unless told otherwise (BM25Scorer.build)
+BM25_DEFAULTS = {"k1": 1.5, "b": 0.75}
+
+
 def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
     """The ``logir index`` command that rebuilds the index at `path` as its manifest describes
     it (``CORPUS`` where the manifest does not say where the documents came from)."""
@@ -311,6 +326,11 @@ def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
     dense = params.get("dense")
     if isinstance(dense, dict) and dense.get("model") not in (None, DEFAULT_MODEL):
         args += ["--model", str(dense["model"])]
+    bm25 = params.get("bm25")
+    for key, default in BM25_DEFAULTS.items():
+        value = bm25.get(key) if isinstance(bm25, dict) else None
+        if isinstance(value, int | float) and value != default:
+            args += [f"--bm25-{key}", str(value)]
     splade = params.get("splade")
     if isinstance(splade, dict) and not str(splade.get("model", "")).startswith("splade-tiny"):
         args += ["--splade-model", str(splade["model"])]

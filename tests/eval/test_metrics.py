@@ -183,6 +183,32 @@ def test_parse_measure() -> None:
             M.parse_measure(bad)
 
 
+def test_trec_eval_names_map_to_the_same_measures() -> None:
+    pairs = {
+        "ndcg_cut_10": "nDCG@10",
+        "ndcg_cut.10": "nDCG@10",
+        "recall_100": "R@100",
+        "map": "AP",
+        "map_cut_10": "AP@10",
+        "P_5": "P@5",
+        "recip_rank": "RR",
+        "ndcg": "nDCG",
+    }
+    for trec, ours in pairs.items():
+        assert M.parse_measure(trec) == M.parse_measure(ours), trec
+    for bad in ["recall.10,100", "num_rel", "P_x"]:  # two measures, not a ranking figure, malformed
+        with pytest.raises(LogirError, match="supported"):
+            M.parse_measure(bad)
+    qrels = {"q1": {"a": 1, "b": 0}}
+    agg, _ = M.standard(qrels, {"q1": {"b": 0.9, "a": 0.5}}, ["recip_rank", "P_5"])
+    assert agg == {"recip_rank": 0.5, "P_5": pytest.approx(0.2)}
+
+
+def test_measure_cutoff() -> None:
+    assert M.measure_cutoff("R@1000") == 1000 and M.measure_cutoff("ndcg_cut_10") == 10
+    assert M.measure_cutoff("MAP") is None and M.measure_cutoff("recip_rank") is None
+
+
 def test_standard_hand_values_and_alias_names() -> None:
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}, "q3": {"d": 1}}
     run = {

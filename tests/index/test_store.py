@@ -58,6 +58,34 @@ def test_build_bm25_only(tmp_path: Path) -> None:
         index.scorer("dense")
 
 
+def test_bm25_k1_and_b_are_set_at_build_and_kept(tmp_path: Path) -> None:
+    import inspect
+
+    stages: list[tuple[str, bool]] = []
+    out = build_index(
+        DOCS,
+        tmp_path / "idx",
+        retrievers=("bm25",),
+        bm25={"k1": 0.9, "b": 0.4},
+        on_retriever=lambda name, seconds: stages.append((name, seconds is None)),
+    )
+    assert stages == [("bm25", True), ("bm25", False)]
+    index = open_index(out)
+    assert {k: index.manifest["retrievers"]["bm25"][k] for k in ("k1", "b")} == {
+        "k1": 0.9,
+        "b": 0.4,
+    }
+    ref = BM25Scorer.build([d.full_text for d in DOCS], k1=0.9, b=0.4)
+    plain = BM25Scorer.build([d.full_text for d in DOCS])
+    got = index.scorer("bm25").score(["capital paris"])
+    np.testing.assert_array_equal(got, ref.score(["capital paris"]))
+    assert not np.array_equal(got, plain.score(["capital paris"]))
+    command = store.rebuild_command(out, index.manifest)
+    assert "--bm25-k1 0.9 --bm25-b 0.4" in command
+    defaults = inspect.signature(BM25Scorer.build).parameters
+    assert {k: defaults[k].default for k in ("k1", "b")} == store.BM25_DEFAULTS
+
+
 def test_rebuild_replaces_index(tmp_path: Path) -> None:
     build_index(DOCS, tmp_path / "idx", retrievers=("bm25",))
     build_index(DOCS[:2], tmp_path / "idx", retrievers=("bm25",))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,13 +63,40 @@ BENCHMARKS: dict[str, Loader] = {
 }
 
 
-def load_benchmark(name: str, path: str | Path | None = None) -> Dataset:
-    """Load benchmark `name` from `path` (only "demo" and "first-hour" may go without one)."""
-    loader = BENCHMARKS.get(name.strip().lower())
+#: the benchmarks read from a BEIR folder, whose qrels file ``qrels/NAME.tsv`` can be chosen
+QRELS_SPLITS: dict[str, Callable[[Path, str], Dataset]] = {
+    "beir": load_beir,
+    "scifact": load_scifact,
+    "comlq": load_comlq,
+}
+#: a qrels split name: a plain file name, no folder
+_SPLIT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def load_benchmark(
+    name: str, path: str | Path | None = None, qrels_split: str | None = None
+) -> Dataset:
+    """Load benchmark `name` from `path` (only "demo" and "first-hour" may go without one).
+
+    ``qrels_split`` names the BEIR qrels file (``test`` reads ``qrels/test.tsv``) of a benchmark
+    in QRELS_SPLITS; None keeps each benchmark's own default (``test``)."""
+    key = name.strip().lower()
+    loader = BENCHMARKS.get(key)
     if loader is None:
         known = ", ".join(sorted(BENCHMARKS))
         raise LogirError(f"unknown dataset {name!r}; known datasets: {known}")
-    return loader(None if path is None else Path(path))
+    if qrels_split is None:
+        return loader(None if path is None else Path(path))
+    if key not in QRELS_SPLITS:
+        raise LogirError(
+            f"dataset {key} has no BEIR qrels splits to choose from; "
+            f"only {', '.join(QRELS_SPLITS)} read qrels/NAME.tsv"
+        )
+    if not _SPLIT_NAME.fullmatch(qrels_split):
+        raise LogirError(f"bad qrels split name {qrels_split!r}: letters, digits, '_', '-', '.'")
+    if path is None:
+        raise LogirError(f"dataset {key} needs --data PATH")
+    return QRELS_SPLITS[key](Path(path), qrels_split)
 
 
-__all__ = ["BENCHMARKS", "Loader", "load_benchmark"]
+__all__ = ["BENCHMARKS", "QRELS_SPLITS", "Loader", "load_benchmark"]

@@ -45,9 +45,10 @@ def _line_of(path: Path, qid: str) -> int | None:
     return next((line for line, obj in read_jsonl(path) if str(obj.get("_id")) == qid), None)
 
 
-def load_comlq(path: str | Path) -> Dataset:
-    """Load the ComLQ BEIR folder and label every query with its type facets."""
-    dataset = load_beir(path, split="test", name="comlq")
+def load_comlq(path: str | Path, split: str = "test") -> Dataset:
+    """Load the ComLQ BEIR folder (the queries of ``qrels/{split}.tsv``) and label every query
+    with its type facets."""
+    dataset = load_beir(path, split=split, name="comlq")
     for topic in dataset.queries:
         base = (topic.type or "").partition("_")[0]
         if base not in COMLQ_TYPES:

@@ -1,0 +1,100 @@
+"""Progress of long commands on stderr: rich bars on a terminal, plain lines elsewhere.
+
+On a terminal each task (a system being evaluated, a retriever being built, a topics file being
+searched) gets a bar with its count, elapsed and remaining time. When stderr is a file or a
+pipe, a task prints one line when it ends, or one per update with ``LOGIR_VERBOSE`` set.
+``quiet`` prints nothing at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from rich.console import Console
+
+#: ``update(task, done, total)``: how far a named task has come
+Update = Callable[[str, int, int], None]
+
+
+def verbose() -> bool:
+    """Whether ``LOGIR_VERBOSE`` asks for a line per update where no bar can be drawn."""
+    return os.environ.get("LOGIR_VERBOSE", "").strip() not in ("", "0")
+
+
+class Bars:
+    """Progress bars for tasks counted in ``unit`` (``queries``, ``documents``), as a context:
+    ``with Bars("queries ranked") as bars: bars.update("bm25", 10, 300)``."""
+
+    def __init__(self, unit: str, quiet: bool = False, console: Console | None = None) -> None:
+        self.unit = unit
+        self.quiet = quiet
+        self.console = console or Console(stderr=True)
+        self.live = not quiet and self.console.is_terminal
+        self._bar: Any = None
+        self._tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> Bars:
+        if self.live:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn(self.unit, markup=False),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=False,
+            )
+            self._bar.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop drawing (the bars drawn stay on screen)."""
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def update(self, task: str, done: int, total: int) -> None:
+        """Task ``task`` has ``done`` of ``total`` units finished."""
+        if self.quiet:
+            return
+        if self._bar is not None:
+            if task not in self._tasks:
+                self._tasks[task] = self._bar.add_task(task, total=total)
+            self._bar.update(self._tasks[task], completed=done, total=total)
+            return
+        if done >= total or verbose():
+            self.console.print(
+                f"{task}: {done}/{total} {self.unit}", style="dim", markup=False, highlight=False
+            )
+
+    def note(self, text: str) -> None:
+        """A line above the bars (or a plain line); nothing when quiet."""
+        if not self.quiet:
+            self.console.print(text, style="dim", markup=False, highlight=False)
+
+
+def terminal_progress(quiet: bool = False) -> bool:
+    """Whether the libraries' own progress bars (tqdm) may draw on stderr."""
+    return not quiet and sys.stderr.isatty()
