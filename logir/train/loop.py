@@ -27,6 +27,7 @@ from logir.train.models.base import read_meta, resolve_base, write_meta
 from logir.train.progress import Progress, Silent
 from logir.train.runtime import (
     autocast,
+    deterministic,
     import_torch,
     quiet_libraries,
     resolve_device,
@@ -162,6 +163,7 @@ def train(
     train_set, held = split_heldout(examples, config.holdout, config.holdout_max, config.seed)
     torch = import_torch()
     quiet_libraries()
+    deterministic()
     device = resolve_device(config.device)
     threads = set_threads(config.threads)
     precision = resolve_precision(config.precision, device)

@@ -37,6 +37,17 @@ def resolve_device(name: str) -> str:
     return name
 
 
+def deterministic() -> None:
+    """Ask torch for deterministic kernels (warning where an op has none), so a run and its
+    resumed copy compute the same weights on a GPU too: CUDA's default embedding backward
+    adds with atomics in a varying order. cuBLAS needs its workspace setting for this before
+    its first use, so call this before any CUDA work."""
+    torch = import_torch()
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.backends.cudnn.benchmark = False
+
+
 def set_threads(threads: int) -> int:
     """Set torch's CPU threads (0: the CPUs this process may use); returns the number set."""
     torch = import_torch()
