@@ -542,6 +542,10 @@ from logir.serve.review.cli import review_cmd, review_export_cmd  # noqa: E402
 app.command("review")(review_cmd)
 app.command("review-export")(review_export_cmd)
 
+from logir.cli_retrieve import retrieve_cmd  # noqa: E402
+
+app.command("retrieve")(retrieve_cmd)
+
 from logir.serve.cli import serve_cmd  # noqa: E402
 
 app.command("serve")(serve_cmd)
