@@ -133,8 +133,8 @@ def retrieve(
         except (OSError, ValueError):
             before = None
         if before != settings:
-            changed = sorted(k for k in settings if not isinstance(before, dict) or
-                             before.get(k) != settings[k])  # fmt: skip
+            old = before if isinstance(before, dict) else {}
+            changed = sorted(key for key, value in settings.items() if old.get(key) != value)
             raise LogirError(
                 f"{partial} holds part of a run with other settings ({', '.join(changed)}); "
                 "run the same command as before to finish it, or delete it to start over"
