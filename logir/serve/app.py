@@ -164,6 +164,7 @@ def create_app(
         description="Search an index with AND / OR / NOT queries; every hit carries the "
         'evidence of each part of the query. Errors are JSON {"error": message}.',
         version="0.1.0",
+        docs_url=None,  # FastAPI's page loads Swagger UI from a CDN: ours is served from here
         redoc_url=None,
     )
     app.state.engine = engine
@@ -222,6 +223,11 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def explorer() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> FileResponse:
+        """The API page, built in the browser from /openapi.json (nothing from outside)."""
+        return FileResponse(STATIC / "docs.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -193,7 +193,14 @@ def test_info_and_openapi(client: httpx.Client) -> None:
     answer = spec["components"]["schemas"]["SearchResponse"]["properties"]
     assert answer["applied"]["enum"] == ["flat", "exclude", "logic", "rewrite"]
     assert "applied_reason" in spec["components"]["schemas"]["SearchResponse"]["required"]
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/static/docs.js" in docs.text
+    for asset in ("/static/docs.js", "/static/docs.css"):
+        body = client.get(asset)
+        assert (
+            body.status_code == 200 and "http://" not in body.text and "https://" not in body.text
+        )
+    assert "cdn" not in docs.text and "https://" not in docs.text  # works offline
 
 
 def test_explorer_page_and_assets(client: httpx.Client) -> None:

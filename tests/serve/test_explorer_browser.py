@@ -204,3 +204,37 @@ def test_the_page_asks_for_the_token(browser, index_dir: Path) -> None:
         expect(page.locator("#results .hit").first).to_be_visible()
         expect(page.locator("#error")).to_be_hidden()
         context.close()
+
+
+def test_api_docs_page_works_offline(browser, base_url: str) -> None:
+    """/docs renders every operation from /openapi.json with no request leaving the server, and
+    its form sends a search."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    outside: list[str] = []
+
+    def route(r) -> None:
+        if r.request.url.startswith(base_url):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url + "/docs")
+    expect(page.locator("#api-summary")).to_contain_text("logir")
+    ops = page.locator("#operations section.op")
+    expect(ops).to_have_count(4)  # /healthz, /info, /parse, /search
+    search = page.locator("#post--search")
+    expect(search.locator("table.fields")).to_contain_text("composer")
+    expect(page.locator("#schema-SearchResponse")).to_contain_text("applied_reason")
+    search.locator("textarea").fill('{"query": "vitamin D other than bone health", "k": 2}')
+    search.locator(".try button").click()
+    expect(search.locator("pre.result")).to_contain_text("HTTP 200")
+    expect(search.locator("pre.result")).to_contain_text('"applied": "exclude"')
+    context.close()
+    assert not outside and not errors, (outside, errors)
