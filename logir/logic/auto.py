@@ -12,11 +12,13 @@ flat, by the whole text: when a negation states a property of the answer ("an ac
 American") the relevant passages often mention the negated concept, and penalising it hurts
 (measured on the ComLQ tuning split; see BENCHMARKS.md). ``exclusion`` (formerly ``hybrid``)
 applies the exclusion formula to every query with a NOT; ``auto`` applies it where the form was
-written out (logir syntax, a benchmark's gold form), else only where the decomposition found an
-exclusion cue
-("excluding", "other than", "without", "don't mention", a parenthetical exclusion ...) and the
-query is not an entity-seeking question ("Which ...", "Who ...", "Identify ..."), whose negation
-constrains the answer rather than the passages.
+written out (logir syntax, a benchmark's gold form), else only where the decomposition found a cue
+that excludes a topic (``EXCLUSION_CUES``: "excluding", "other than", "without", "but not X",
+"that are not X", "no X", "-X", "X-free", "don't mention" ...) and the query is not an
+entity-seeking question ("Which ...", "Who ...", "Identify ..."), whose negation constrains the
+answer rather than the passages. A negated main verb ("directors who never won an Oscar", "rivers
+that don't flow into the Atlantic") states a property of the answer: its cue is not an exclusion
+cue and the query is ranked flat.
 
 Unit scale: BM25 is divided by the text's best BM25 over the corpus; a cosine is used as is for P
 and clipped to [0, 1] for N. Over the hybrid scorer the two parts are mixed with their own weights
@@ -43,20 +45,10 @@ from logir.logic.ranking import Ranking
 from logir.query import natural as cues
 from logir.query.reading import Reading
 
-#: decomposition cues (logir.query.natural) that mark the exclusion of a topic from the answer
-EXCLUSION_CUES = frozenset(
-    {
-        cues.NEGATION_PARENTHETICAL,
-        cues.NEGATION_EXCEPTION,
-        cues.NEGATION_FRONTED_EXCEPTION,
-        cues.NEGATION_WITHOUT,
-        cues.NEGATION_DONT_MENTION,
-        cues.NEGATION_NO_MENTION,
-        cues.NEGATION_REFRAIN,
-        cues.NEGATION_IN_ADDITION_TO,
-        cues.NEGATION_UNRELATED,
-    }
-)
+#: decomposition cues (logir.query.natural) that mark the exclusion of a topic from the answer: a
+#: negated copula, adjective or noun, an exception word, "without", "no X", "-term" ... A negated
+#: main verb ("never won", "did not play": logir.query.natural.PREDICATE_CUES) is not one of them.
+EXCLUSION_CUES = cues.EXCLUDING_CUES
 
 
 #: query texts whose plan one composer keeps (least recently used first out)

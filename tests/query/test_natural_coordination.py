@@ -28,6 +28,21 @@ CASES: list[tuple[str, Query]] = [
             T('Find video games that incorporate mechanics from "Space Invaders"'),
         ),
     ),
+    # an excluded list "A or B" is two exclusions
+    (
+        "Novels about Paris, excluding war or politics",
+        And(T("Novels about Paris"), Not(T("war")), Not(T("politics"))),
+    ),
+    # a shared tail that modifies the coordination is a conjunct of its own
+    (
+        "either aspirin or statins for stroke prevention",
+        And(Or(T("aspirin"), T("statins")), T("for stroke prevention")),
+    ),
+    # not only ... but also: a conjunction
+    (
+        "artists who were not only painters but also sculptors",
+        And(T("artists who were painters"), T("artists who were sculptors")),
+    ),
 ]
 
 
@@ -60,11 +75,6 @@ SPACY_CASES: list[tuple[str, Query]] = [
         "Who won the Nobel Prize in Physiology or Medicine in 1912?",
         T("Who won the Nobel Prize in Physiology or Medicine in 1912?"),
     ),
-    # an "or" inside a negated clause is part of the concept
-    (
-        "Novels about Paris, excluding war or politics",
-        And(T("Novels about Paris"), Not(T("war or politics"))),
-    ),
     # disjunction of the positive part next to an exclusion
     (
         "Which materials can be used in art or manufacturing but are not obtained from elephants?",
@@ -86,8 +96,41 @@ def test_coordination_with_spacy(with_spacy: None, text: str, expected: Query) -
     assert d.parser == "spacy"
 
 
-def test_plain_or_is_not_split_without_spacy(no_spacy: None) -> None:
-    assert q("films by Nolan or Villeneuve") == T("films by Nolan or Villeneuve")
+PLAIN_OR_CASES: list[tuple[str, Query]] = [
+    ("films by Nolan or Villeneuve", Or(T("films by Nolan"), T("films by Villeneuve"))),
+    (
+        "jazz musicians from New Orleans or Chicago",
+        Or(T("jazz musicians from New Orleans"), T("jazz musicians from Chicago")),
+    ),
+    (
+        "Ming dynasty novels or Chinese historical novels",
+        Or(T("Ming dynasty novels"), T("Chinese historical novels")),
+    ),
+    (
+        "cheeses from France or Italy made from goat milk",
+        And(Or(T("cheeses from France"), T("cheeses from Italy")), T("made from goat milk")),
+    ),
+    (
+        "health benefits of coffee or green tea",
+        Or(T("health benefits of coffee"), T("health benefits of green tea")),
+    ),
+    (
+        "films by Nolan, Villeneuve or Fincher",
+        Or(T("films by Nolan"), T("films by Villeneuve"), T("films by Fincher")),
+    ),
+    # a name that holds "or" stays whole
+    (
+        "Who won the Nobel Prize in Physiology or Medicine in 1912?",
+        T("Who won the Nobel Prize in Physiology or Medicine in 1912?"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), PLAIN_OR_CASES, ids=[c[0][:40] for c in PLAIN_OR_CASES]
+)
+def test_plain_or_without_spacy(no_spacy: None, text: str, expected: Query) -> None:
+    assert q(text) == expected
 
 
 def test_both_and_without_spacy(no_spacy: None) -> None:
@@ -102,7 +145,8 @@ def test_spacy_failure_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
             raise RuntimeError("parser broke")
 
     monkeypatch.setattr(nlp, "load_nlp", lambda: Broken())
-    assert q("films by Nolan or Villeneuve") == T("films by Nolan or Villeneuve")
+    # the reading without a parser
+    assert q("films by Nolan or Villeneuve") == Or(T("films by Nolan"), T("films by Villeneuve"))
 
 
 def test_missing_spacy_module(monkeypatch: pytest.MonkeyPatch) -> None:

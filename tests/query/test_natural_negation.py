@@ -82,9 +82,32 @@ CASES: list[tuple[str, Query]] = [
         "Who discovered penicillin, excluding Alexander Fleming, Howard Florey, and Ernst Chain?",
         And(
             T("Who discovered penicillin"),
-            Not(T("Alexander Fleming, Howard Florey, and Ernst Chain")),
+            Not(T("Alexander Fleming")),
+            Not(T("Howard Florey")),
+            Not(T("Ernst Chain")),
         ),
     ),
+    # a minus sign, "no X", "if you don't like X", X-free words, trailing pro-forms
+    ("vitamin D -bone", And(T("vitamin D"), Not(T("bone")))),
+    ('vitamin D -"bone health"', And(T("vitamin D"), Not(T("bone health")))),
+    ("cookie recipes with no nuts", And(T("cookie recipes"), Not(T("nuts")))),
+    ("why the treaty was no doubt a failure", T("why the treaty was no doubt a failure")),
+    (
+        "what to see in Rome if you don't like museums",
+        And(T("what to see in Rome"), Not(T("museums"))),
+    ),
+    ("gluten-free pizza dough", And(T("pizza dough"), Not(T("gluten")))),
+    ("duty-free shops in Dubai", T("duty-free shops in Dubai")),
+    (
+        "side effects of ibuprofen, not stomach related",
+        And(T("side effects of ibuprofen"), Not(T("stomach"))),
+    ),
+    (
+        "electric cars that are not made by Tesla or BMW",
+        And(T("electric cars"), Not(T("Tesla")), Not(T("BMW"))),
+    ),
+    # a frame around the question: its negation is the fact asked
+    ("Is it true that bats are not blind?", T("bats are not blind")),
     # neither / nor
     (
         "Research on ion channels that is neither authored by Hodgkin nor about the patch clamp",
@@ -106,6 +129,30 @@ def test_negation_rules(text: str, expected: Query) -> None:
 def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query) -> None:
     assert q(text) == expected
     assert decompose(text).parser == "regex"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("vegetarian dishes that are not spicy", "negation:copula"),
+        ("sports cars that aren't German", "negation:copula"),
+        ("directors who never won an Oscar", "negation:predicate"),
+        ("footballers who did not play in a World Cup final", "negation:predicate"),
+        ("rivers that don't flow into the Atlantic", "negation:predicate"),
+        ("vitamin D -bone", "negation:minus"),
+        ("gluten-free bread", "negation:x-free"),
+        ("a city that: 1. is in Europe; 2. is not a capital", "negation:copula"),
+        ("a city that: 1. is in Europe; 2. has never hosted the Olympics", "negation:predicate"),
+        ("1. written in French; 2. not poetry", "negation:not"),
+        ("1. written in French; 2. not published before 1900", "negation:list-item"),
+    ],
+)
+def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:
+    from logir.query.natural import EXCLUDING_CUES, PREDICATE_CUES
+
+    cues = decompose(text).cues
+    assert kind in cues
+    assert (kind in EXCLUDING_CUES) != (kind in PREDICATE_CUES)
 
 
 @pytest.mark.parametrize(

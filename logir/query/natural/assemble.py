@@ -3,6 +3,7 @@ list item by item, and the public :func:`decompose` with its result type."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -10,7 +11,13 @@ from logir.errors import LogirError
 from logir.limits import MAX_NATURAL_CHARS
 from logir.query.ast import Not, Query, Term
 from logir.query.natural.build import Builder, all_of, any_of
-from logir.query.natural.lexicon import CLAUSES_UNION, CONJUNCTION_LIST, LIST_HEADER_DROPPED
+from logir.query.natural.lexicon import (
+    CLAUSES_UNION,
+    CONJUNCTION_LIST,
+    FRAME,
+    FRAME_DROPPED,
+    LIST_HEADER_DROPPED,
+)
 from logir.query.natural.lists import LIST_HEADER, list_items, negative_item, split_clauses
 from logir.query.natural.negation import negations
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
@@ -68,15 +75,32 @@ def _decompose_text(v: View, b: Builder, allow_clauses: bool = True) -> Query | 
     return all_of([pos, *whole.negated])
 
 
+_RELATIVE_END = re.compile(r"\b(?:that|which|who)\s*:?\s*$", re.I)
+
+
+def _drop_frame(v: View, b: Builder) -> View:
+    """``v`` without a frame such as ``Is it true that`` or ``Find a passage about``."""
+    m = FRAME.match(v.text)
+    if not m or not v.cut(m.end(), len(v.text)).has_content():
+        return v
+    b.cue(FRAME_DROPPED)
+    b.asks_fact = m.group("fact") is not None
+    return v.cut(m.end(), len(v.text))
+
+
 def _decompose(text: str, b: Builder) -> Query:
-    v = View.of(text)
+    v = _drop_frame(View.of(text), b)
     listed = list_items(v)
     if listed is not None:
         header, items = listed
         b.cue(CONJUNCTION_LIST)
         parts: list[Query] = []
         head = header.trim()
-        if head.has_content():
+        if head.has_content() and _RELATIVE_END.search(header.text):
+            # "a city that: 1. is in Europe; 2. ...": the header is the subject of the first item
+            end = len(header.text.rstrip().rstrip(":").rstrip())
+            items = [header.cut(0, end).join(items[0]), *items[1:]]
+        elif head.has_content():
             if LIST_HEADER.search(head.text):
                 b.cue(LIST_HEADER_DROPPED)
             else:
@@ -90,13 +114,19 @@ def _decompose(text: str, b: Builder) -> Query:
                 parts.append(q)
         if parts and any(not isinstance(p, Not) for p in parts):
             return all_of(parts)
-        b.cues.clear()
+        b.cues[:] = [c for c in b.cues if c == FRAME_DROPPED]
         b.spans.clear()
     q = _decompose_text(v, b)
     if q is not None and b.cues:
         return q
     b.cues.clear()
     b.spans.clear()
+    if v.text != text and v.has_content():  # only a frame was dropped
+        b.cue(FRAME_DROPPED)
+        t = b.term(v)
+        if t is not None:
+            return t
+        b.cues.clear()
     whole = Term(text)
     stripped = text.strip()
     start = text.index(stripped[0])

@@ -26,6 +26,7 @@ class Builder:
         self.parser = "regex"
         self.spacy_left = SPACY_MAX_TOKENS  # tokens spaCy may still parse for this query
         self.seconds = seconds
+        self.asks_fact = False  # a dropped "Is it true that ...": its negation is the fact asked
         self.deadline = time.monotonic() + seconds
 
     def check(self) -> None:

@@ -11,7 +11,12 @@ from typing import Any
 from logir.query.ast import Query
 from logir.query.natural import nlp as pipeline  # looked up per call: tests replace load_nlp
 from logir.query.natural.build import Builder, all_of, any_of
-from logir.query.natural.lexicon import CONJUNCTION_BOTH_AND, DISJUNCTION_EITHER_OR, DISJUNCTION_OR
+from logir.query.natural.lexicon import (
+    AUX,
+    CONJUNCTION_BOTH_AND,
+    DISJUNCTION_EITHER_OR,
+    DISJUNCTION_OR,
+)
 from logir.query.natural.view import SPACES, View, has_content
 
 _SKIP_OR = re.compile(
@@ -20,37 +25,168 @@ _SKIP_OR = re.compile(
 )
 
 
+Found = tuple[str, View, list[View], View]
+"""A coordination: its operator (OR / AND), the shared head, the alternatives, the shared tail."""
+
+
 def split_coordination(v: View, b: Builder) -> Query | None:
-    """Split ``A or B`` (-> OR) or ``both A and B`` (-> AND) sharing head and tail."""
+    """Split ``A or B`` (-> OR) or ``both A and B`` (-> AND) sharing head and tail.
+
+    The alternatives come from spaCy's parse where it is available, else (or where the parse
+    finds none) from the explicit ``either ... or`` / ``both ... and`` forms, and without spaCy
+    from a plain ``A or B`` read by :func:`_coordination_plain`. A tail that modifies the whole
+    coordination (``cheeses from France or Italy made from goat milk``) becomes a conjunct of its
+    own: ``("cheeses from France" OR "cheeses from Italy") AND "made from goat milk"``.
+    """
     text = v.text
     has_or = re.search(r"\bor\b", text, re.I) and not _SKIP_OR.search(text)
     if not (has_or or _both_then_and(text)):
         return None
     tokens = pipeline.spacy_tokens(text, b.spacy_left)
     nlp = pipeline.load_nlp() if tokens <= b.spacy_left else None
+    found: Found | None = None
+    parsed = False
     if nlp is not None:
         b.spacy_left -= tokens
         b.parser = "spacy"
         try:
             found = _coordination_spacy(v, nlp)
+            parsed = True
         except Exception:  # a parser failure must never break decomposition
             found = None
-    else:
+    if found is None:
         found = _coordination_regex(v)
+    if found is None and not parsed and has_or:
+        found = _coordination_plain(v)
     if found is None:
         return None
-    op, alternatives = found
-    terms = [b.term(a) for a in alternatives]
+    return _assemble(found, b, bool(re.search(r"\beither\b", text, re.I)))
+
+
+def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
+    op, head, cores, tail = found
+    cores = [c.trim() for c in cores]
+    if op == "OR" and not tail.has_content():
+        cores, tail = _unbalanced(cores, tail)
+    factor = op == "OR" and tail.has_content() and _MODIFIER.match(tail.text.lstrip(" ,"))
+    if factor:
+        terms = [b.term(head.join(c)) for c in cores]
+    else:
+        terms = [b.term(head.join(c).join(tail)) for c in cores]
     if len(terms) < 2 or any(t is None for t in terms):
         return None
     kept = [t for t in terms if t is not None]
     if len(set(kept)) < 2:
         return None
     if op == "OR":
-        b.cue(DISJUNCTION_EITHER_OR if re.search(r"\beither\b", text, re.I) else DISJUNCTION_OR)
-        return any_of(list(kept))
+        b.cue(DISJUNCTION_EITHER_OR if either else DISJUNCTION_OR)
+        alternatives = any_of(list(kept))
+        shared = b.term(tail) if factor else None
+        return alternatives if shared is None else all_of([alternatives, shared])
     b.cue(CONJUNCTION_BOTH_AND)
     return all_of(list(kept))
+
+
+_MODIFIER = re.compile(
+    r"\b(?:for|in|on|at|from|with|by|about|during|of|to|into|against|under|over|after|before"
+    r"|since|through|near|between|among|across|around|within|along|via|that|which|who|where|whose|made|set|shot|filmed|published|written"
+    r"|directed|produced|released|located|native|endemic|based|found|built|born|grown|known"
+    r"|sold|used|[^\W\d_]{3,}ed)\b",
+    re.I,
+)
+"""A word that starts a modifier of a noun phrase: a preposition, a relative, a participle."""
+_WORD_TOKEN = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*|[^\w\s]")
+
+
+def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
+    """``aspirin or statins for stroke prevention``: the last alternative took the shared tail
+    (the explicit forms run it to the end of the clause); give it back when the others are
+    bare words and the last one has a modifier after as many words as they have."""
+    if any(_MODIFIER.search(c.text) for c in cores[:-1]):
+        return cores, tail
+    last = cores[-1]
+    width = max(len(c.text.split()) for c in cores[:-1])
+    for i, m in enumerate(_WORD_TOKEN.finditer(last.text)):
+        if i > width:
+            break
+        if i >= 1 and _MODIFIER.fullmatch(m.group()):
+            return [*cores[:-1], last.cut(0, m.start())], last.cut(m.start(), len(last.text))
+    return cores, tail
+
+
+_PLAIN_BOUND = re.compile(
+    rf"(?:for|in|on|at|from|with|by|about|during|of|to|into|against|under|over|after|before"
+    rf"|since|through|near|between|among|across|around|within|along|via|that|which|who|where"
+    rf"|whose|what|either|both|between|like|such|as"
+    rf"|{AUX}|am|be|been|being)",
+    re.I,
+)
+_NAME_LINK = frozenset(("in", "of", "for", "and", "&"))
+
+
+def _coordination_plain(v: View) -> Found | None:
+    """``A or B`` without a parser: the alternatives are the words next to ``or`` up to a
+    preposition, relative, auxiliary or punctuation mark, the left one cut to the length of the
+    right one (or to its run of capitalised words, when both are names); ``A, B or C`` lists
+    are read as one coordination. None when unsure (``or`` inside brackets, quotes or a name)."""
+    text = v.text
+    toks = list(_WORD_TOKEN.finditer(text))
+    at = next((i for i, t in enumerate(toks) if t.group().lower() == "or"), -1)
+    if at <= 0 or at + 1 >= len(toks):
+        return None
+    o = toks[at].start()
+    if text.count("(", 0, o) != text.count(")", 0, o) or text.count('"', 0, o) % 2:
+        return None
+
+    def is_word(t: re.Match[str]) -> bool:
+        return t.group()[0].isalnum()
+
+    def bound(t: re.Match[str]) -> bool:
+        return not is_word(t) or _PLAIN_BOUND.fullmatch(t.group()) is not None
+
+    ls = at
+    while ls > 0 and not bound(toks[ls - 1]):
+        ls -= 1
+    re_ = at + 1
+    while (
+        re_ < len(toks)
+        and is_word(toks[re_])
+        and not (re_ > at + 1 and _MODIFIER.fullmatch(toks[re_].group()))
+    ):
+        re_ += 1
+    left, right = toks[ls:at], toks[at + 1 : re_]
+    if not left or not right or not all(is_word(t) for t in right):
+        return None
+    if len(left) > len(right):
+        if right[0].group()[0].isupper() and left[-1].group()[0].isupper():
+            k = len(left)
+            while k > 0 and left[k - 1].group()[0].isupper():
+                k -= 1
+            left = left[k:]
+        else:
+            left = left[-len(right) :]
+    first = toks.index(left[0])
+    if (
+        first >= 2
+        and left[0].group()[0].isupper()
+        and toks[first - 1].group().lower() in _NAME_LINK
+        and toks[first - 2].group()[0].isupper()
+    ):
+        return None  # inside a name: "Nobel Prize in Physiology or Medicine"
+    items = [v.cut(left[0].start(), left[-1].end())]
+    start = left[0].start()
+    while first >= 2 and toks[first - 1].group() == ",":
+        k = first - 1
+        while k > 0 and not bound(toks[k - 1]) and first - 1 - k < 4:
+            k -= 1
+        if k == first - 1 or (k > 0 and not bound(toks[k - 1])):
+            break
+        items.insert(0, v.cut(toks[k].start(), toks[first - 2].end()))
+        start, first = toks[k].start(), k
+    items.append(v.cut(right[0].start(), right[-1].end()))
+    if not all(i.has_content() for i in items):
+        return None
+    return "OR", v.cut(0, start), items, v.cut(right[-1].end(), len(text))
 
 
 _BOTH_AND_LINE = re.compile(r"\b(both)\b|\b(and)\b|\n", re.I)
@@ -128,7 +264,7 @@ def _marked_pair(
     return None
 
 
-def _coordination_regex(v: View) -> tuple[str, list[View]] | None:
+def _coordination_regex(v: View) -> Found | None:
     text = v.text
     op = "OR"
     found = _marked_pair(text, _EITHER, _OR_WORD)
@@ -138,14 +274,12 @@ def _coordination_regex(v: View) -> tuple[str, list[View]] | None:
     if found is None:
         return None
     start, (s1, e1), (s2, e2) = found
-    head = v.cut(0, start)
-    alts = [head.join(v.cut(s1, e1)), head.join(v.cut(s2, e2))]
     if not (has_content(text[s1:e1]) and has_content(text[s2:e2])):
         return None
-    return op, alts
+    return op, v.cut(0, start), [v.cut(s1, e1), v.cut(s2, e2)], v.cut(e2, e2)
 
 
-def _coordination_spacy(v: View, nlp: Any) -> tuple[str, list[View]] | None:
+def _coordination_spacy(v: View, nlp: Any) -> Found | None:
     doc = nlp(v.text)
     candidates = []
     for tok in doc:
@@ -176,9 +310,9 @@ def _coordination_spacy(v: View, nlp: Any) -> tuple[str, list[View]] | None:
             alt = v.cut(_char(doc, s), _char_end(doc, e)).trim()
             if not alt.has_content():
                 break
-            pieces.append(head.join(alt).join(tail))
+            pieces.append(alt)
         else:
-            return op, pieces
+            return op, head, pieces, tail
     return None
 
 

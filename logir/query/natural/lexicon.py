@@ -1,5 +1,12 @@
 """The cue lexicon: the names of the cues a decomposition reports, the words and patterns of the
-negation cues, the filler stripped from a negated concept and the question openers."""
+negation cues, the filler stripped from a negated concept and the question openers.
+
+Each negation cue name says what kind of negation it is. :data:`EXCLUDING_CUES` name the ones that
+exclude a topic (a negated copula, adjective or noun, ``other than``, ``without``, ``no X``,
+``-term`` ...): passages about the negated thing are usually unwanted. :data:`PREDICATE_CUES` name
+a negated main verb (``never won an Oscar``, ``did not play``, ``don't flow into``): it states a
+property of the answer, and the passages that satisfy it often mention the negated thing. A
+composer that penalises negated terms (``auto``) reads these sets."""
 
 from __future__ import annotations
 
@@ -21,15 +28,21 @@ NEGATION_UNRELATED = "negation:unrelated"
 NEGATION_DONT_MENTION = "negation:dont-mention"
 NEGATION_BUT_NOT = "negation:but-not"
 NEGATION_COMMA_NOT = "negation:comma-not"
-NEGATION_VERBAL = "negation:verbal"
+NEGATION_COPULA = "negation:copula"
+NEGATION_PREDICATE = "negation:predicate"
 NEGATION_NOT = "negation:not"
-NEGATION_NON_WORD = "negation:non-word"
+NEGATION_NO = "negation:no"
+NEGATION_MINUS = "negation:minus"
+NEGATION_DISLIKE = "negation:dislike"
+NEGATION_FREE = "negation:x-free"
 NEGATION_LIST_ITEM = "negation:list-item"
 TEMPLATE_THAT_ARE_ALSO = "template:that-are-also"
 TEMPLATE_THAT_ARE_ALSO_BOTH = "template:that-are-also-both"
 DISJUNCTION_OR = "disjunction:or"
 DISJUNCTION_EITHER_OR = "disjunction:either-or"
 CONJUNCTION_BOTH_AND = "conjunction:both-and"
+CONJUNCTION_NOT_ONLY = "conjunction:not-only-but-also"
+FRAME_DROPPED = "frame:dropped"
 CONJUNCTION_LIST = "conjunction:list"
 LIST_HEADER_DROPPED = "list:header-dropped"
 CLAUSES_UNION = "clauses:union"
@@ -48,20 +61,55 @@ CUE_NAMES: tuple[str, ...] = (
     NEGATION_DONT_MENTION,
     NEGATION_BUT_NOT,
     NEGATION_COMMA_NOT,
-    NEGATION_VERBAL,
+    NEGATION_COPULA,
+    NEGATION_PREDICATE,
     NEGATION_NOT,
-    NEGATION_NON_WORD,
+    NEGATION_NO,
+    NEGATION_MINUS,
+    NEGATION_DISLIKE,
+    NEGATION_FREE,
     NEGATION_LIST_ITEM,
     TEMPLATE_THAT_ARE_ALSO,
     TEMPLATE_THAT_ARE_ALSO_BOTH,
     DISJUNCTION_OR,
     DISJUNCTION_EITHER_OR,
     CONJUNCTION_BOTH_AND,
+    CONJUNCTION_NOT_ONLY,
     CONJUNCTION_LIST,
     LIST_HEADER_DROPPED,
+    FRAME_DROPPED,
     CLAUSES_UNION,
 )
 """Every name :attr:`Decomposition.cues` may hold."""
+
+EXCLUDING_CUES: frozenset[str] = frozenset(
+    {
+        NEGATION_PARENTHETICAL,
+        NEGATION_NEITHER_NOR,
+        NEGATION_IN_ADDITION_TO,
+        NEGATION_FRONTED_EXCEPTION,
+        NEGATION_EXCEPTION,
+        NEGATION_REFRAIN,
+        NEGATION_NOTHING_ABOUT,
+        NEGATION_NO_MENTION,
+        NEGATION_WITHOUT,
+        NEGATION_UNRELATED,
+        NEGATION_DONT_MENTION,
+        NEGATION_BUT_NOT,
+        NEGATION_COMMA_NOT,
+        NEGATION_COPULA,
+        NEGATION_NOT,
+        NEGATION_NO,
+        NEGATION_MINUS,
+        NEGATION_DISLIKE,
+        NEGATION_FREE,
+    }
+)
+"""Negation cues that exclude a topic: passages about the negated concept are unwanted."""
+
+PREDICATE_CUES: frozenset[str] = frozenset({NEGATION_PREDICATE, NEGATION_LIST_ITEM})
+"""Negation cues that state a property of the answer (a negated main verb, a bare ``not``
+condition of a list): passages that satisfy them often mention the negated concept."""
 
 AUX = r"is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must"
 NT = (
@@ -162,6 +210,27 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b",
         key="mention|discussion",
     ),
+    _cue(
+        NEGATION_NO,
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:\b(?:with|having|containing)\s+)?\bno\s+"
+        r"(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer|other"
+        r"|such|mean|question|end|idea|sense)\b)(?=[^\W\d_])",
+        "no",
+        key=r"\bno\s",
+    ),
+    _cue(
+        NEGATION_MINUS,
+        r"(?<!\S)-(?=[^\W\d_]|\")",
+        "minus",
+        key=r"(?<!\S)-",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
+        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she)\s+"
+        rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
+        r"(?:like|love|enjoy|want|care\s+(?:for|about)|fancy|eat|drink)\b",
+        key=r"like|love|enjoy|want|care|fancy|eat|drink",
+    ),
     _cue(NEGATION_WITHOUT, r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b", key="without"),
     _cue(
         NEGATION_UNRELATED,
@@ -186,7 +255,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_COMMA_NOT, r",\s*not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)", "comma", key="not"
     ),
     _cue(
-        NEGATION_VERBAL,
+        NEGATION_PREDICATE,  # or NEGATION_COPULA: see verbal_kind()
         # Every match starts with the first letter of "but", "yet", "that", "which", "who", an
         # auxiliary or "never": the lookahead turns every other position away at once.
         r"(?=[abcdhimnstwy])"
@@ -203,6 +272,22 @@ CUES: tuple[Cue, ...] = (
         key="not",
     ),
 )
+
+
+_COPULA = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|being|isn['\u2019]t|aren['\u2019]t|wasn['\u2019]t"
+    r"|weren['\u2019]t)\b",
+    re.I,
+)
+
+
+def verbal_kind(cue_text: str) -> str:
+    """The cue name of a verbal negation from its matched text.
+
+    A negated copula (``that are not``, ``isn't``, ``has never been``) excludes a topic
+    (:data:`NEGATION_COPULA`); a negated main verb (``did not``, ``never``, ``can't``) states a
+    predicate (:data:`NEGATION_PREDICATE`)."""
+    return NEGATION_COPULA if _COPULA.search(cue_text) else NEGATION_PREDICATE
 
 
 NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
@@ -223,8 +308,18 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
+        # a passive agent: "made by Tesla" -> "Tesla"
+        r"(?:made|produced|manufactured|built|written|directed|created|designed|developed"
+        r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+by\s+",
     )
 )
+
+NEG_TAIL = re.compile(
+    r"(?:\s+|-)(?:ones?|related|based|focused|oriented|themed|centred|centered|heavy|type"
+    r"|types|kind|kinds|stuff|things)\s*$",
+    re.I,
+)
+"""Words at the end of a negated concept that only point back at the query's own head."""
 
 
 LEAD_QUESTION = re.compile(
@@ -233,6 +328,18 @@ LEAD_QUESTION = re.compile(
     r"(?:some\s+|all\s+|the\s+)?)",
     re.I,
 )
+
+
+FRAME = re.compile(
+    r"^\s*(?:(?P<fact>(?:is|isn['\u2019]t)\s+it\s+(?:true|the\s+case|correct|a\s+fact)\s+that)"
+    r"|(?:please\s+)?(?:find|show|give|get|retrieve|search\s+for)\s+(?:me\s+)?"
+    r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?"
+    r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
+    r"|that\s+(?:describes?|discuss(?:es)?|mentions?|is\s+about|are\s+about))"
+    r"|i\s*(?:['\u2019]m|\s+am)\s+looking\s+for)\s+",
+    re.I,
+)
+"""A frame around the query proper: ``Is it true that``, ``Find a passage about``."""
 
 
 def lead_stripped(v: View) -> View:

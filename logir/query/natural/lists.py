@@ -7,7 +7,15 @@ import re
 
 from logir.query.ast import Not, Query
 from logir.query.natural.build import Builder
-from logir.query.natural.lexicon import AUX, NEGATION_LIST_ITEM, NT
+from logir.query.natural.lexicon import (
+    AUX,
+    NEGATION_EXCEPTION,
+    NEGATION_LIST_ITEM,
+    NEGATION_NOT,
+    NEGATION_WITHOUT,
+    NT,
+    verbal_kind,
+)
 from logir.query.natural.negation import clean_negated
 from logir.query.natural.view import View, is_abbreviation
 
@@ -108,13 +116,26 @@ def split_clauses(v: View) -> list[View]:
 
 _NEGATIVE_ITEM = re.compile(
     rf"^\s*(?:not|never|without|excluding|exclude|except(?:\s+for)?|other\s+than"
-    rf"|(?:{AUX})\s+not|{NT})\b\s*",
+    rf"|(?:{AUX})\s+(?:not|never)|{NT})\b\s*",
+    re.I,
+)
+
+
+_EXCEPTION_START = re.compile(r"\s*(?:excluding|exclude|except|other)\b", re.I)
+_BARE_NOT = re.compile(r"\s*not\b", re.I)
+_PARTICIPLE = re.compile(
+    r"(?:[^\W\d_]{2,}(?:ed|en)|made|set|shot|built|born|grown|known|sold|found|won|run|held"
+    r"|written|about|in|on|at|from|by|for|with|to|before|after|during)\b",
     re.I,
 )
 
 
 def negative_item(item: View, b: Builder) -> Query | None:
-    """A list item that is only an exclusion ("3. not released before 1990") -> NOT term."""
+    """A list item that is only a negation ("3. is not a capital") -> NOT term.
+
+    Its cue says what kind of negation: ``is not`` a negated copula, ``did not`` / ``never`` a
+    predicate, ``excluding`` / ``without`` an exclusion, a bare ``not`` a list-item condition.
+    """
     m = _NEGATIVE_ITEM.match(item.text)
     if not m:
         return None
@@ -122,5 +143,14 @@ def negative_item(item: View, b: Builder) -> Query | None:
     t = b.term(concept) if concept.has_content() else None
     if t is None:
         return None
-    b.cue(NEGATION_LIST_ITEM)
+    cue = m.group()
+    if _EXCEPTION_START.match(cue):
+        b.cue(NEGATION_EXCEPTION)
+    elif cue.strip().lower() == "without":
+        b.cue(NEGATION_WITHOUT)
+    elif _BARE_NOT.match(cue):
+        # "not released before 1990" states a condition; "not a sequel", "not poetry" a topic
+        b.cue(NEGATION_LIST_ITEM if _PARTICIPLE.match(concept.text) else NEGATION_NOT)
+    else:
+        b.cue(verbal_kind(cue))
     return Not(t)

@@ -12,11 +12,15 @@ from logir.query.natural.build import Builder
 from logir.query.natural.lexicon import (
     AUX,
     CUES,
+    EXCLUDING_CUES,
     LEAD_QUESTION,
     NEG_FILLER,
+    NEG_TAIL,
     NEGATION_BUT_NOT,
+    NEGATION_PREDICATE,
     NT,
     lead_stripped,
+    verbal_kind,
 )
 from logir.query.natural.view import View, content_words, has_content, is_abbreviation
 
@@ -63,9 +67,10 @@ def _listed_end(text: str, start: int) -> int | None:
     """End of a listed exclusion ``A, B, and C`` that starts at ``start``, or None.
 
     Items are runs of characters other than ``,;?!.()``; at least one ends in a comma, and after
-    the last comma come ``and`` or ``or``, whitespace and the last item, which runs to the end of
-    the text, to ``;?!)`` or to a full stop followed by whitespace. The end is that of the last
-    item without its trailing whitespace.
+    the last comma come ``and`` or ``or``, whitespace and the last item (``A, B, and C``), or two
+    items joined by ``and`` / ``or`` (``A, B and C``); the list runs to the end of the text, to
+    ``;?!)`` or to a full stop followed by whitespace. The end is that of the last item without
+    its trailing whitespace.
     """
     i, items = start, 0
     for stop in _LIST_STOP.finditer(text, start):
@@ -76,13 +81,20 @@ def _listed_end(text: str, start: int) -> int | None:
     if not items:
         return None
     last = _LIST_LAST.match(text, i)
-    if not last:
-        return None
     n = len(text)
+    if not last:
+        # "A, B and C": the last comma is followed by "B and C" (no serial comma).
+        stop = _LIST_STOP.search(text, i)
+        j = stop.start() if stop else n
+        if not _INNER_AND.search(text, i, j) or not _ends_clause(text, j):
+            return None
+        k = j
+        while k > i and text[k - 1].isspace():
+            k -= 1
+        return k
     stop = _LIST_STOP.search(text, last.end(1))
     j = stop.start() if stop else n
-    full_stop = j < n and text[j] == "." and (j + 1 == n or text[j + 1].isspace())
-    if j < n and text[j] not in ";?!)" and not full_stop:
+    if not _ends_clause(text, j):
         return None
     word_end = last.end(1)
     if word_end < j:
@@ -93,6 +105,17 @@ def _listed_end(text: str, start: int) -> int | None:
         return k
     # Only whitespace after "and": the last item is one whitespace character before the stop.
     return j if last.end(1) - last.start(1) >= 2 else None
+
+
+_INNER_AND = re.compile(r"\S\s+(?:and|or)\s+\S", re.I)
+
+
+def _ends_clause(text: str, j: int) -> bool:
+    """True when index ``j`` is the end of the text, one of ``;?!)`` or a full stop."""
+    n = len(text)
+    if j >= n or text[j] in ";?!)":
+        return True
+    return text[j] == "." and (j + 1 == n or text[j + 1].isspace())
 
 
 def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
@@ -121,7 +144,7 @@ def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[
     """The first ``limit`` (default all) non-overlapping negation cues of a clause, in order."""
     raw: list[_Hit] = []
     for cue in CUES:
-        if cue.kind == "verbal" and not allow_verbal:
+        if cue.kind in ("verbal", "no") and not allow_verbal:
             continue
         if cue.key is not None and not cue.key.search(text):
             continue
@@ -130,7 +153,8 @@ def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[
                 continue
             if cue.needs_other and not _OTHER_LATER.search(text[m.end() :]):
                 continue
-            raw.append(_Hit(cue.name, m.start(), m.end(), kind=cue.kind))
+            name = verbal_kind(m.group()) if cue.name == NEGATION_PREDICATE else cue.name
+            raw.append(_Hit(name, m.start(), m.end(), kind=cue.kind))
     # Earliest first; at the same start the longest cue wins.
     raw.sort(key=lambda h: (h.cue_start, -(h.cue_end - h.cue_start)))
     starts = sorted(o.cue_start for o in raw if o.kind != "paren")
@@ -158,6 +182,19 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if close < 0:
             return
         h.neg_end, h.cut_end = close, close + 1
+        return
+    if h.kind == "minus":
+        # "-bone", '-"bone health"': one word, or a quoted phrase.
+        if text[h.cue_end] == '"':
+            close = text.find('"', h.cue_end + 1)
+            if close < 0:
+                return
+            h.neg_end, h.cut_end = close, close + 1
+            return
+        end = h.cue_end
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        h.neg_end = h.cut_end = end
         return
     if h.kind == "fronted":
         m = _FIRST_COMMA.search(text, h.cue_end)
@@ -209,7 +246,8 @@ def _closing_parens(text: str) -> dict[int, int]:
 
 
 def clean_negated(v: View) -> View:
-    """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept."""
+    """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept, and
+    the words that only point back at the query ("mRNA ones", "stomach related")."""
     v = v.trim()
     for _ in range(6):
         before = v.text
@@ -217,9 +255,38 @@ def clean_negated(v: View) -> View:
             m = pat.match(v.text)
             if m and m.end() < len(v.text) and has_content(v.text[m.end() :]):
                 v = v.cut(m.end(), len(v.text)).trim()
+        m = NEG_TAIL.search(v.text)
+        if m and m.start() > 0 and has_content(v.text[: m.start()]):
+            v = v.cut(0, m.start()).trim()
         if v.text == before:
             break
     return v
+
+
+_LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
+_LIST_ITEM_WORDS = 4
+
+
+def split_list(v: View) -> list[View]:
+    """An excluded list ``A, B and C`` / ``A or B`` as its items; any other concept as is.
+
+    Only short items (at most four words each) count as a list: a longer stretch joined by
+    ``and`` is more likely one description than several things.
+    """
+    items: list[View] = []
+    at = 0
+    for m in _LIST_SEP.finditer(v.text):
+        items.append(v.cut(at, m.start()))
+        at = m.end()
+        if len(items) > 16:
+            return [v]
+    if not items:
+        return [v]
+    items.append(v.cut(at, len(v.text)))
+    items = [i.trim() for i in items]
+    if any(not i.has_content() or len(i.text.split()) > _LIST_ITEM_WORDS for i in items):
+        return [v]
+    return items
 
 
 _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
@@ -237,19 +304,21 @@ class Clause:
 def negations(v: View, b: Builder) -> Clause:
     """Cut the negated parts out of a clause."""
     text = v.text
-    allow_verbal = not _WHY_OR_YESNO.match(text)
+    allow_verbal = not (b.asks_fact or _WHY_OR_YESNO.match(text))
     hits = _find_hits(text, allow_verbal, max(4, _CUE_WORK // max(1, len(text))))
     cuts: list[tuple[int, int]] = []
     negated: list[Query] = []
     used: list[str] = []
     for h in hits:
         b.check()
-        if h.kind == "verbal" and not has_content(text[: h.cue_start]):
+        if h.kind in ("verbal", "no", "minus") and not has_content(text[: h.cue_start]):
             continue  # "What should not be done ...": no subject to keep
         parts = [(h.cue_end, h.neg_end)]
         if h.second:
             parts.append(h.second)
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
+        if h.name in EXCLUDING_CUES:
+            concepts = [item for c in concepts for item in split_list(c)]
         if not all(c.has_content() for c in concepts):
             continue
         trial = cuts + [(h.cue_start, h.cut_end)] + ([h.extra_cut] if h.extra_cut else [])

@@ -1,0 +1,97 @@
+"""Natural language means what it says: readings of hand-written phrasings against their forms.
+
+Two sets, each a JSON Lines file of ``{"id", "text", "forms", "negation"}`` (see
+``../shared/phrasings/README.md``): the shared set (45 queries, read from beside the shared
+datasets) and this folder's own ``phrasings_extra.jsonl`` (other wordings and domains, the same
+phenomena). A reading matches when :func:`logir.query.compare.same_form` holds for one of the
+forms; ``auto`` must penalise mentions exactly where the negation excludes a topic. Both run with
+and without spaCy.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from logir.logic.auto import Auto
+from logir.query import n_negations
+from logir.query.compare import same_form
+from logir.query.reading import read
+from tests.conftest import shared_datasets
+
+EXTRA = Path(__file__).with_name("phrasings_extra.jsonl")
+
+
+def _shared() -> Path:
+    return shared_datasets().parent / "phrasings" / "phrasings.jsonl"
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _score(rows: list[dict[str, Any]]) -> tuple[int, dict[str, list[str]], list[str]]:
+    """(readings that match a form, ids per negation kind that auto plans right, misses)."""
+    auto = Auto()
+    matched, right, misses = 0, {"exclude": [], "predicate": [], "none": []}, []
+    for r in rows:
+        reading = read(r["text"], "auto")
+        if any(same_form(f, reading.query) for f in r["forms"]):
+            matched += 1
+        else:
+            misses.append(f"{r['id']}: {r['text']!r} -> {reading.logical_form}")
+        plan = auto.plan(reading)
+        kind = r["negation"]
+        if kind == "exclude":
+            ok = plan.kind == "exclude"
+        elif kind == "predicate":
+            ok = plan.kind == "flat"
+        else:
+            negation_cue = any(c.startswith("negation:") for c in reading.cues)
+            ok = plan.kind == "flat" and n_negations(reading.query) == 0 and not negation_cue
+        if ok:
+            right[kind].append(r["id"])
+        else:
+            misses.append(f"{r['id']}: {kind} planned {plan.kind} ({plan.why})")
+    return matched, right, misses
+
+
+@pytest.fixture(params=["spacy", "regex"])
+def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test runs with spaCy (where installed) and on the regex-only path."""
+    from logir.query.natural import nlp
+
+    if request.param == "regex":
+        monkeypatch.setattr(nlp, "load_nlp", lambda: None)
+    elif not nlp.spacy_available():
+        pytest.skip(f"spaCy model {nlp.SPACY_MODEL} not installed")
+    return str(request.param)
+
+
+def test_shared_phrasings(parser: str) -> None:
+    path = _shared()
+    if not path.is_file():
+        pytest.skip(f"shared phrasings not found at {path}")
+    rows = _rows(path)
+    matched, right, misses = _score(rows)
+    print(f"{parser}: {matched}/{len(rows)} readings match", *misses, sep="\n  ")
+    counts = {k: sum(r["negation"] == k for r in rows) for k in right}
+    assert matched >= 42, misses
+    assert len(right["exclude"]) >= 26 and counts["exclude"] == 28, misses
+    assert len(right["predicate"]) == counts["predicate"] == 5, misses
+    assert len(right["none"]) == counts["none"] == 12, misses
+
+
+def test_own_phrasings(parser: str) -> None:
+    rows = _rows(EXTRA)
+    matched, right, misses = _score(rows)
+    print(f"{parser}: {matched}/{len(rows)} readings match", *misses, sep="\n  ")
+    counts = {k: sum(r["negation"] == k for r in rows) for k in right}
+    assert len(rows) >= 40
+    assert matched >= len(rows) - 2, misses
+    assert len(right["exclude"]) == counts["exclude"], misses
+    assert len(right["predicate"]) == counts["predicate"], misses
+    assert len(right["none"]) == counts["none"], misses
