@@ -159,7 +159,7 @@ def test_parse_prints_tree():
 
 
 def test_parse_reads_like_search_and_previews_auto():
-    proc = logir("parse", "an actor who is not American")
+    proc = logir("parse", "an actor who never won an Oscar")
     assert proc.returncode == 0, proc.stderr
     assert "mode: natural" in proc.stdout
     assert "auto composer: flat (the negation states a property" in proc.stdout

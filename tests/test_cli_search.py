@@ -99,7 +99,7 @@ def test_json_carries_the_reading(index: Path) -> None:
     )
     assert fuzzy.returncode == 0, fuzzy.stderr
     assert json.loads(fuzzy.stdout)["hits"][0]["id"] == "sat"
-    prop = logir("search", str(index), "Einstein who is not German", "--json", "-k", "2")
+    prop = logir("search", str(index), "Einstein who never lived in Germany", "--json", "-k", "2")
     body = json.loads(prop.stdout)
     assert "NOT" in body["logical_form"] and body["applied"] == "flat"
     assert "no exclusion cue" in body["applied_reason"]

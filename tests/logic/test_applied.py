@@ -13,10 +13,10 @@ from logir.query.reading import read
     ("spec", "text", "mode", "kind", "reason"),
     [
         ("auto", '"a" AND NOT "b"', "syntax", "exclude", "logir syntax"),
-        ("auto", "an actor who is not American", "natural", "flat", "no exclusion cue"),
+        ("auto", "an actor who never won an Oscar", "natural", "flat", "no exclusion cue"),
         ("auto", "vitamin D other than bone health", "natural", "exclude", "excludes a topic"),
         ("auto", "vitamin D", "natural", "flat", "nothing is negated"),
-        ("exclusion", "an actor who is not American", "natural", "exclude", "natural"),
+        ("exclusion", "an actor who never won an Oscar", "natural", "exclude", "natural"),
         ("flat", '"a" AND NOT "b"', "syntax", "flat", "as is"),
         ("fuzzy", '"a" AND NOT "b"', "syntax", "logic", "logical form"),
         ("sets", '"a" OR "b"', "syntax", "logic", "logical form"),

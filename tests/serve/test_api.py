@@ -159,7 +159,7 @@ def test_syntax_mode_hands_the_composer_the_form_it_asked_for(client: httpx.Clie
 
 
 def test_search_says_what_auto_applied(client: httpx.Client) -> None:
-    flat = _search(client, query="vitamin D that is not about bone health", mode="natural")
+    flat = _search(client, query="vitamin D that does not help bone health", mode="natural")
     assert "NOT" in flat["composer_logical_form"]
     assert flat["applied"] == "flat" and "no exclusion cue" in flat["applied_reason"]
     excluded = _search(client, query="vitamin D other than bone health", mode="natural")
