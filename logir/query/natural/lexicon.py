@@ -212,7 +212,8 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_NO,
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:\b(?:with|having|containing)\s+)?\bno\s+"
+        # after "with", "but", "and" or a comma only: "has no effect" states a predicate
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|,\s*|\b(?:with|having|containing)\s+)no\s+"
         r"(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer|other"
         r"|such|mean|question|end|idea|sense)\b)(?=[^\W\d_])",
         "no",
@@ -281,13 +282,75 @@ _COPULA = re.compile(
 )
 
 
-def verbal_kind(cue_text: str) -> str:
+_ATTACHED = re.compile(r"\b(?:that|which|who|but|yet)\b", re.I)
+
+
+def verbal_kind(cue_text: str, attached: bool = False) -> str:
     """The cue name of a verbal negation from its matched text.
 
-    A negated copula (``that are not``, ``isn't``, ``has never been``) excludes a topic
-    (:data:`NEGATION_COPULA`); a negated main verb (``did not``, ``never``, ``can't``) states a
-    predicate (:data:`NEGATION_PREDICATE`)."""
-    return NEGATION_COPULA if _COPULA.search(cue_text) else NEGATION_PREDICATE
+    A negated copula that describes a noun (``dishes that are not spicy``, ``cars that aren't
+    German``, ``... but has never been a member``) excludes a topic (:data:`NEGATION_COPULA`); a
+    negated main verb (``did not``, ``never``, ``can't``) states a predicate
+    (:data:`NEGATION_PREDICATE`), and so does the copula of a main clause (``CHEK2 is not
+    associated with cancer``): a claim, not a constraint. ``attached``: the cue is known to
+    describe a noun (a list item under a ``that:`` header)."""
+    if not _COPULA.search(cue_text):
+        return NEGATION_PREDICATE
+    return NEGATION_COPULA if attached or _ATTACHED.search(cue_text) else NEGATION_PREDICATE
+
+
+_PARTICIPLE = re.compile(
+    r"(?!(?:during|according|following|pending|notwithstanding|barring)\b)"
+    r"(?:[^\W\d_]{3,}(?:ed|ing)|used|using|doing|going|being|having|making|taking|getting|known|made|seen|given|taken|shown|written|grown|born|built"
+    r"|held|sold|found|won|run|done|kept|left|told|thought|brought|bought|taught|meant|spent"
+    r"|sent|lost|paid|chosen|driven|eaten|fallen|forgotten|hidden|spoken|stolen|worn)\b",
+    re.I,
+)
+_LINKED = re.compile(
+    r"(?:related|relating|connected|linked|associated|concerned|including|featuring|involving"
+    r"|regarding|concerning|starring|set|based)\b",
+    re.I,
+)
+_WORD_AT = re.compile(r"\s*([^\W\d_][\w'\u2019-]*)")
+_BARE_NOT_TOPIC = re.compile(
+    r"(?:about|on|regarding|concerning|involving|related|relating|including|featuring|from|in"
+    r"|by|a|an|the|any|of)\b",
+    re.I,
+)
+_AUX_WORD = re.compile(rf"\b(?:{AUX})\b", re.I)
+# A negation whose kind its cue leaves open: the words after it decide.
+_OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
+
+
+def negated_kind(name: str, negated: str, before: str = "") -> str:
+    """The cue name of a negation given the text it negates.
+
+    After ``not`` (``that are not``, ``but not``, ``, not``), a participle with a complement of
+    its own (``not involved in the synthesis``, ``but not raised to the status of an abbey``)
+    states a predicate, not a topic: :data:`NEGATION_PREDICATE`. A bare participle or adjective
+    (``not crowded``), a passive agent (``not made by Tesla``) and ``not related to X`` keep the
+    cue's own name. A bare ``not`` (no auxiliary right before it) excludes a topic before a
+    preposition or article (``not about war``), a passive agent or a lone adjective (``dishes not
+    spicy``), unless the text ``before`` it holds an auxiliary (``did Subaru not acknowledge``,
+    ``is the source not identified``: a question about a predicate).
+    """
+    if name not in _OPEN_KINDS:
+        return name
+    first = _WORD_AT.match(negated)
+    if first is None:
+        return name
+    word = first.group(1)
+    nxt = _WORD_AT.match(negated, first.end())
+    if name == NEGATION_NOT:
+        if _AUX_WORD.search(before):
+            return NEGATION_PREDICATE  # "did Subaru not acknowledge"
+        if _BARE_NOT_TOPIC.fullmatch(word) or nxt is None:
+            return name  # "not about war", "not spicy"
+    if not _PARTICIPLE.fullmatch(word) or _LINKED.fullmatch(word):
+        return name
+    if nxt is None or nxt.group(1).lower() == "by":
+        return name
+    return NEGATION_PREDICATE
 
 
 NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(

@@ -152,5 +152,5 @@ def negative_item(item: View, b: Builder) -> Query | None:
         # "not released before 1990" states a condition; "not a sequel", "not poetry" a topic
         b.cue(NEGATION_LIST_ITEM if _PARTICIPLE.match(concept.text) else NEGATION_NOT)
     else:
-        b.cue(verbal_kind(cue))
+        b.cue(verbal_kind(cue, attached=True))  # an item describes the list's subject
     return Not(t)

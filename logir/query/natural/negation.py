@@ -20,6 +20,7 @@ from logir.query.natural.lexicon import (
     NEGATION_PREDICATE,
     NT,
     lead_stripped,
+    negated_kind,
     verbal_kind,
 )
 from logir.query.natural.view import View, content_words, has_content, is_abbreviation
@@ -265,13 +266,16 @@ def clean_negated(v: View) -> View:
 
 _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
 _LIST_ITEM_WORDS = 4
+_AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 
 
 def split_list(v: View) -> list[View]:
     """An excluded list ``A, B and C`` / ``A or B`` as its items; any other concept as is.
 
-    Only short items (at most four words each) count as a list: a longer stretch joined by
-    ``and`` is more likely one description than several things.
+    Only short items (at most four words each) joined by at least one ``and`` / ``or`` count as a
+    list, and not where the items look like they share a word (a one-word first item before a
+    longer last one, a long first item before a one-word last one, a possessive): a longer
+    stretch is more likely one description than several things.
     """
     items: list[View] = []
     at = 0
@@ -284,7 +288,16 @@ def split_list(v: View) -> list[View]:
         return [v]
     items.append(v.cut(at, len(v.text)))
     items = [i.trim() for i in items]
-    if any(not i.has_content() or len(i.text.split()) > _LIST_ITEM_WORDS for i in items):
+    sizes = [len(i.text.split()) for i in items]
+    if (
+        not _AND_OR.search(v.text)  # "Carlton, Victoria", "Safelite Group, Inc": one name
+        or any(
+            not i.has_content() or n > _LIST_ITEM_WORDS for i, n in zip(items, sizes, strict=True)
+        )
+        or any(i.text.endswith(("'s", "\u2019s")) for i in items[:-1])  # "A's and B's life"
+        or (sizes[0] == 1 and sizes[-1] > 1)  # "comparing or referencing X": a shared object
+        or (sizes[0] >= 3 and sizes[-1] == 1)  # "international honors and decorations"
+    ):
         return [v]
     return items
 
@@ -317,6 +330,7 @@ def negations(v: View, b: Builder) -> Clause:
         if h.second:
             parts.append(h.second)
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
+        h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], text[: h.cue_start])
         if h.name in EXCLUDING_CUES:
             concepts = [item for c in concepts for item in split_list(c)]
         if not all(c.has_content() for c in concepts):

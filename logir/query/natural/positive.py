@@ -59,9 +59,14 @@ _FREE_LEXICALISED = frozenset(
 )
 
 
+_FREE_MAX_WORDS = 8
+
+
 def _x_free(v: View, b: Builder) -> tuple[View, list[Query]]:
     """``gluten-free pizza dough`` -> (``pizza dough``, [NOT ``gluten``]): an ``X-free`` word
     excludes X (but not in ``duty-free`` or ``hands-free``, whose X is no topic)."""
+    if len(v.text.split()) > _FREE_MAX_WORDS:
+        return v, []  # in a sentence ("... of a gluten-free diet") it is a technical term
     found = [m for m in _FREE.finditer(v.text) if m.group(1).lower() not in _FREE_LEXICALISED]
     if not found:
         return v, []
