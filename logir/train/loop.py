@@ -131,10 +131,15 @@ def _scheduler(optimizer: Any, total: int, warmup: float) -> Any:
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
 
 
-def _check_out(out: Path, fresh: bool) -> None:
+def _check_out(out: Path, kind: str, fresh: bool) -> None:
     if out.exists() and not out.is_dir():
         raise LogirError(f"--out must be a folder, found a file: {out}")
     meta = read_meta(out) if out.is_dir() else {}
+    if meta.get("finished") and meta.get("kind") != kind:
+        raise LogirError(
+            f"{out} holds a trained {meta.get('kind')} model; train a {kind} model into "
+            "another --out (--fresh only retrains the same kind)"
+        )
     if meta.get("finished") and not fresh:
         raise LogirError(
             f"{out} already holds a trained {meta.get('kind')} model; pass --fresh to train "
@@ -158,7 +163,7 @@ def train(
     config.check()
     progress = progress or Silent()
     out = Path(config.out)
-    _check_out(out, config.fresh)
+    _check_out(out, config.kind, config.fresh)
     examples = load_examples(config.data, config.split)
     train_set, held = split_heldout(examples, config.holdout, config.holdout_max, config.seed)
     torch = import_torch()

@@ -117,3 +117,5 @@ def test_a_checkpoint_of_another_recipe_or_a_finished_model_is_not_overwritten(
     with pytest.raises(LogirError, match="already holds a trained reader model"):
         train(_config("reader", triplets, tiny_base, out, max_steps=4))
     assert train(_config("reader", triplets, tiny_base, out, max_steps=2, fresh=True)).finished
+    with pytest.raises(LogirError, match="holds a trained reader model; train a dense model"):
+        train(_config("dense", triplets, tiny_base, out, max_steps=2, fresh=True))
