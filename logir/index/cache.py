@@ -42,12 +42,33 @@ def model_slug(model_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("_.")[-80:] or "model"
 
 
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt")
+
+
+def folder_version(model_id: str) -> str:
+    """For a model that is a local folder: a short hash of its weight files' names, sizes and
+    modification times (a model trained again into the same folder gets new cache files);
+    "" for a hub name or a folder without weight files."""
+    folder = Path(model_id)
+    if not folder.is_dir():
+        return ""
+    weights = [p for p in sorted(folder.rglob("*")) if p.suffix in WEIGHT_SUFFIXES and p.is_file()]
+    h = hashlib.sha256()
+    for path in weights:
+        stat = path.stat()
+        h.update(f"{path.relative_to(folder)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:12] if weights else ""
+
+
 def cache_path(
     kind: str, model_id: str, texts: list[str], cache_dir: str | Path | None, suffix: str
 ) -> Path:
-    """Where document vectors of one `kind` for `texts` under `model_id` are cached."""
+    """Where document vectors of one `kind` for `texts` under `model_id` are cached (a local
+    model folder's :func:`folder_version` is part of the name)."""
     key = corpus_sha256(texts)[:16]
-    return cache_root(cache_dir) / kind / f"{model_slug(model_id)}-{key}{suffix}"
+    version = folder_version(model_id)
+    slug = model_slug(model_id) + (f"@{version}" if version else "")
+    return cache_root(cache_dir) / kind / f"{slug}-{key}{suffix}"
 
 
 def embedding_cache_path(model_id: str, texts: list[str], cache_dir: str | Path | None) -> Path:
