@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from logir.cli_options import Bm25BOpt, Bm25K1Opt, QuietOpt, bm25_params
+from logir.cli_options import Bm25BOpt, Bm25K1Opt, QuietOpt, bm25_params, check_hits
 from logir.errors import LogirError, describe, one_line, shorten
-from logir.limits import MAX_K, MAX_QUERY_CHARS, k_problem
+from logir.limits import MAX_K, MAX_QUERY_CHARS
 from logir.llm.options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_KEY_ENV,
@@ -247,15 +247,9 @@ IndexArg = Annotated[Path, typer.Argument(help="An index built by `logir index`.
 QueryArg = Annotated[str, typer.Argument(help="The query text.")]
 
 
-def _hits(k: int | None) -> int | None:
-    """``-k`` checked against MAX_K with the message every front end gives."""
-    problem = None if k is None else k_problem(k)
-    if problem:
-        raise LogirError(problem)
-    return k
-
-
-HitsOpt = Annotated[int, typer.Option("-k", help=f"Number of hits (1 to {MAX_K}).", callback=_hits)]
+HitsOpt = Annotated[
+    int, typer.Option("-k", help=f"Number of hits (1 to {MAX_K}).", callback=check_hits)
+]
 RetrieverOpt = Annotated[
     str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")
 ]
@@ -363,11 +357,11 @@ def eval_cmd(
     k: Annotated[
         int | None,
         typer.Option(
-            "-k", help="Hits ranked per query (the run's length; default 100).", callback=_hits
+            "-k", help="Hits ranked per query (the run's length; default 100).", callback=check_hits
         ),
     ] = None,
     depth: Annotated[
-        int | None, typer.Option(help="Old name of -k (deprecated).", callback=_hits)
+        int | None, typer.Option(help="Old name of -k (deprecated).", callback=check_hits)
     ] = None,
     logical_form: Annotated[
         str,

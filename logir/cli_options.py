@@ -8,6 +8,17 @@ from typing import Annotated
 import typer
 
 from logir.errors import LogirError
+from logir.limits import k_problem
+
+
+def check_hits(k: int | None) -> int | None:
+    """``-k`` checked against ``logir.limits.MAX_K`` with the message every front end gives
+    (a typer callback)."""
+    problem = None if k is None else k_problem(k)
+    if problem:
+        raise LogirError(problem)
+    return k
+
 
 QuietOpt = Annotated[
     bool,

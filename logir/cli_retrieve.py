@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from logir.cli_options import QuietOpt
+from logir.cli_options import QuietOpt, check_hits
 from logir.limits import MAX_K
 from logir.retrieve import DEFAULT_BATCH
 
@@ -25,7 +25,7 @@ def retrieve_cmd(
     run: Annotated[Path, typer.Option("--run", help="The TREC run file to write.")],
     run_tag: Annotated[str, typer.Option("--run-tag", help="The run's last column.")] = "logir",
     k: Annotated[
-        int, typer.Option("-k", help=f"Hits per query (1 to {MAX_K}).", min=1, max=MAX_K)
+        int, typer.Option("-k", help=f"Hits per query (1 to {MAX_K}).", callback=check_hits)
     ] = 1000,
     retriever: Annotated[
         str, typer.Option("--retriever", "-r", help="bm25, dense, hybrid or splade.")

@@ -20,7 +20,7 @@ from typing import Any
 
 from logir.data.topics import TopicLine, read_topics
 from logir.errors import LogirError
-from logir.limits import MAX_K
+from logir.limits import k_problem
 from logir.query.reading import MODES, Reading
 
 #: topics ranked together (and written to disk together)
@@ -101,8 +101,9 @@ def retrieve(
     from logir.logic import get_composer
     from logir.searcher import Searcher
 
-    if not 1 <= k <= MAX_K:
-        raise LogirError(f"k (hits per query) must be from 1 to {MAX_K}, got {k}")
+    problem = k_problem(k)
+    if problem:
+        raise LogirError(problem)
     if mode not in MODES:
         raise LogirError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
     if not tag or any(ch.isspace() for ch in tag):

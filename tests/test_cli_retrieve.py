@@ -31,3 +31,12 @@ def test_retrieve_writes_a_tagged_run_and_errors_name_the_line(tmp_path: Path) -
     proc = logir("retrieve", str(index), "--topics", str(topics), "--run", str(run), "-q")
     assert proc.returncode == 2 and proc.stderr.startswith("error:")
     assert "queries.jsonl:2: duplicate query id 'a'" in proc.stderr
+
+
+def test_retrieve_k_is_bounded_as_search_is(tmp_path: Path) -> None:
+    messages = set()
+    for command in (["retrieve", "IDX", "--topics", "t", "--run", "r"], ["search", "IDX", "q"]):
+        proc = logir(*command, "-k", "1001")
+        assert proc.returncode == 2
+        messages.add(proc.stderr.strip())
+    assert messages == {"error: k (hits per query) must be from 1 to 1000, got 1001"}

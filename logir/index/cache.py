@@ -2,8 +2,11 @@
 
 Document vectors (dense embeddings, SPLADE vectors) are cached under ``$LOGIR_CACHE`` (default
 ``~/.cache/logir``), one file per model and corpus: ``KIND/MODEL-SHA.SUFFIX``, where SHA is the
-start of :func:`corpus_sha256` of the texts. A second build over the same corpus loads them
-instead of encoding again.
+start of :func:`corpus_sha256` of the texts, and MODEL the model's name (with ``@VERSION`` for a
+local folder, :func:`folder_version`). A second build over the same corpus with the same model loads
+them instead of encoding again, whichever process wrote them: every process of a user shares the
+cache. Files are written to a temporary sibling and renamed into place, so processes building at
+once never read a partial file (each may encode; the last rename wins, with the same vectors).
 """
 
 from __future__ import annotations
