@@ -406,7 +406,7 @@ def eval_cmd(
     from logir.eval.metrics import parse_measure
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
-    from logir.eval.runner import LOGICAL_FORMS, evaluate
+    from logir.eval.runner import DEFAULT_MEASURES, LOGICAL_FORMS, evaluate
     from logir.eval.systems import ScorerPool, needs_llm, parse_system
     from logir.logic.registry import deprecations
     from logir.progress import Bars
@@ -419,7 +419,7 @@ def eval_cmd(
         raise LogirError(f"unknown --logical-form {shorten(logical_form)!r}; known: {known}")
     if depth is not None:
         err.print("note: --depth is now -k (the number of hits ranked per query)", markup=False)
-    hits, depth_note = run_depth(k or depth, measure or ())
+    hits, depth_note = run_depth(k or depth, measure or (), DEFAULT_MEASURES)
     bm25 = bm25_params(bm25_k1, bm25_b)
     chosen = resolve_split(dataset, split)
     for note in [*chosen.notes, *([depth_note] if depth_note else [])]:

@@ -61,13 +61,21 @@ def resolve_split(dataset: str, split: str) -> SplitChoice:
     )
 
 
-def run_depth(k: int | None, measures: Sequence[str]) -> tuple[int, str | None]:
+def run_depth(
+    k: int | None, measures: Sequence[str], defaults: Sequence[str] = ()
+) -> tuple[int, str | None]:
     """Hits to rank per query, and a note when a measure's cutoff raised it.
 
     Without ``k`` the run is DEFAULT_HITS long, or as long as the largest cutoff asked for
     (``R@1000`` ranks 1000); a ``k`` given that is shorter than a cutoff is refused, since that
-    measure would silently count only the first ``k`` hits.
+    measure would silently count only the first ``k`` hits. With no measure asked for, the
+    ``defaults`` are used: one whose cutoff passes ``k`` is only noted (``-k 10`` alone works).
     """
+    if not measures and k is not None:
+        short = [m for m in defaults if (measure_cutoff(m) or 0) > k]
+        if short:
+            return k, f"{', '.join(short)} counts only the {k} hits ranked per query (-k {k})"
+        return k, None
     cutoffs = {m: c for m in measures if (c := measure_cutoff(m)) is not None}
     if not cutoffs:
         return k or DEFAULT_HITS, None

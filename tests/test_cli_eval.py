@@ -71,6 +71,12 @@ def test_the_run_is_as_deep_as_the_deepest_cutoff_asked_for() -> None:
         run_depth(100, ["R@1000"])
     with pytest.raises(LogirError, match="at most 1000"):
         run_depth(None, ["R@5000"])
+    defaults = ["nDCG@10", "R@100"]
+    assert run_depth(10, [], defaults) == (
+        10,
+        "R@100 counts only the 10 hits ranked per query (-k 10)",
+    )
+    assert run_depth(100, [], defaults) == (100, None)
 
 
 def _beir(root: Path) -> Path:
