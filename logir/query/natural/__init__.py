@@ -29,8 +29,9 @@ What :func:`decompose` recognises, in the order it looks:
    with its own exclusion: ``X but not x, or Y without y`` -> ``(X AND NOT x) OR (Y AND NOT y)``.
    With one exclusion only, the clauses stay one positive term.
 4. **X-free words** (``gluten-free pizza dough`` -> ``pizza dough`` AND NOT ``gluten``), except
-   lexicalised ones (``duty-free``, ``hands-free``). A ``non-X`` word (``non-alcoholic beers``) is
-   one concept and stays whole.
+   lexicalised ones (``duty-free``, ``hands-free``). A ``non-X`` word is one concept
+   (``non-alcoholic beers``) except before a capitalised word, a category left out
+   (``non-American films`` -> ``films`` AND NOT ``American films``).
 5. **QUEST templates** on the positive part: ``X that are also Y`` and ``X that are also both Y
    and Z`` -> conjunction; the ``but not Z`` / ``that are not Z`` parts come from rule 2.
 6. **not only A but also B** -> conjunction.
@@ -97,6 +98,7 @@ from logir.query.natural.lexicon import (
     NEGATION_NEITHER_NOR,
     NEGATION_NO,
     NEGATION_NO_MENTION,
+    NEGATION_NON_WORD,
     NEGATION_NOT,
     NEGATION_NOTHING_ABOUT,
     NEGATION_PARENTHETICAL,
@@ -140,6 +142,7 @@ __all__ = [
     "NEGATION_NOT",
     "NEGATION_NOTHING_ABOUT",
     "NEGATION_NO_MENTION",
+    "NEGATION_NON_WORD",
     "NEGATION_PARENTHETICAL",
     "NEGATION_REFRAIN",
     "NEGATION_UNRELATED",

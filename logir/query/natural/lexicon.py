@@ -35,6 +35,7 @@ NEGATION_NO = "negation:no"
 NEGATION_MINUS = "negation:minus"
 NEGATION_DISLIKE = "negation:dislike"
 NEGATION_FREE = "negation:x-free"
+NEGATION_NON_WORD = "negation:non-word"
 NEGATION_LIST_ITEM = "negation:list-item"
 TEMPLATE_THAT_ARE_ALSO = "template:that-are-also"
 TEMPLATE_THAT_ARE_ALSO_BOTH = "template:that-are-also-both"
@@ -68,6 +69,7 @@ CUE_NAMES: tuple[str, ...] = (
     NEGATION_MINUS,
     NEGATION_DISLIKE,
     NEGATION_FREE,
+    NEGATION_NON_WORD,
     NEGATION_LIST_ITEM,
     TEMPLATE_THAT_ARE_ALSO,
     TEMPLATE_THAT_ARE_ALSO_BOTH,
@@ -227,7 +229,7 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_DISLIKE,
-        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she)\s+"
+        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
         rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
         r"(?:like|love|enjoy|want|care\s+(?:for|about)|fancy|eat|drink)\b",
         key=r"like|love|enjoy|want|care|fancy|eat|drink",

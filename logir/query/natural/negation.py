@@ -38,7 +38,8 @@ _BOUNDARY = re.compile(
     r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
-    r"|,\s*(?:but|however|and\s+also)\b",
+    r"|,\s*(?:but|however|and\s+also)\b"
+    r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)",
     re.I,
 )
 # A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
@@ -73,20 +74,24 @@ def _listed_end(text: str, start: int) -> int | None:
     ``;?!)`` or to a full stop followed by whitespace. The end is that of the last item without
     its trailing whitespace.
     """
-    i, items = start, 0
+    i, items, short = start, 0, True
     for stop in _LIST_STOP.finditer(text, start):
         j = stop.start()
         if j == i or text[j] != ",":
             break
+        short = short and len(text[i:j].split()) <= _LIST_ITEM_WORDS
         items, i = items + 1, j + 1
     if not items:
         return None
     last = _LIST_LAST.match(text, i)
     n = len(text)
     if not last:
-        # "A, B and C": the last comma is followed by "B and C" (no serial comma).
+        # "A, B and C": the last comma is followed by "B and C" (no serial comma); only short
+        # items make such a list, not a clause that happens to hold an "or".
         stop = _LIST_STOP.search(text, i)
         j = stop.start() if stop else n
+        if not short or len(text[i:j].split()) > 2 * _LIST_ITEM_WORDS + 1:
+            return None
         if not _INNER_AND.search(text, i, j) or not _ends_clause(text, j):
             return None
         k = j
@@ -339,7 +344,10 @@ def negations(v: View, b: Builder) -> Clause:
         rest = v.without(trial).trim()
         if not rest.has_content():
             continue  # nothing positive would be left: keep this cue as plain text
-        if all(content_words(c.text) <= content_words(rest.text) for c in concepts):
+        said = content_words(rest.text)
+        if all(content_words(c.text) <= said for c in concepts) and all(
+            content_words(text[s:e]) <= said for s, e in parts
+        ):
             continue  # excluding what the query also asks for would defeat it
         cuts = trial
         for c in concepts:

@@ -1,23 +1,26 @@
 """The positive part of a clause: the QUEST ``X that are also Y`` templates and coordination.
 
-A ``non-X`` word (``non-alcoholic beers``) is one concept, not an exclusion; an ``X-free`` word
-(``gluten-free bread``) excludes X."""
+A ``non-X`` word is one concept (``non-alcoholic beers``), except before a capitalised word
+(``non-American films``: a category left out); an ``X-free`` word (``gluten-free bread``)
+excludes X."""
 
 from __future__ import annotations
 
 import re
 
-from logir.query.ast import Not, Query
+from logir.query.ast import And, Not, Query
 from logir.query.natural.build import Builder, all_of
 from logir.query.natural.coordination import split_coordination
 from logir.query.natural.lexicon import (
     CONJUNCTION_NOT_ONLY,
+    LEAD_QUESTION,
     NEGATION_FREE,
+    NEGATION_NON_WORD,
     TEMPLATE_THAT_ARE_ALSO,
     TEMPLATE_THAT_ARE_ALSO_BOTH,
     lead_stripped,
 )
-from logir.query.natural.view import View, words
+from logir.query.natural.view import STOP, View, words
 
 _ALSO = re.compile(
     r"(?:(?<!\s)\s+(?:that|which|who)\s+(?:(?:are|is|were|was)\s+also|also\s+(?:are|is|were|was))"
@@ -88,6 +91,9 @@ def read_positive(v: View, b: Builder) -> Query | None:
     v = v.trim()
     if not v.has_content():
         return None
+    nonx = _non_word(v, b)
+    if nonx is not None:
+        return nonx
     v, nots = _x_free(v, b)
     pos = _read_positive(v, b)
     return pos if pos is None or not nots else all_of([pos, *nots])
@@ -119,3 +125,44 @@ def _read_positive(v: View, b: Builder) -> Query | None:
     if split is not None:
         return split
     return b.term(v)
+
+
+_NON_LEXICALISED = frozenset(
+    words(
+        """fiction profit governmental government stop linear trivial negative zero aggression
+    violent
+    violence partisan denominational sectarian binary verbal invasive existent existence resident
+    residents standard specific commissioned conformist conformity combatant combatants player
+    playable euclidean newtonian euclidian commercial compete disclosure
+    proliferation league conference title metropolitan vascular flowering"""
+    )
+)
+_NON_WORD = re.compile(r"\b[Nn]on(?:-|\s+(?=[A-Z]))([A-Za-z][\w'-]*)(\s+)([A-Za-z][\w'-]*)")
+_NP_WORD = re.compile(r"\s+([A-Za-z0-9][\w'-]*)")
+
+
+def _non_word(v: View, b: Builder) -> Query | None:
+    """``non-American films`` -> ``films`` AND NOT ``American films``: a category left out.
+
+    Only before a capitalised word (a nationality, a genre in a title) and only in short,
+    category-like queries: ``non-alcoholic beers`` or ``non-empty sets`` name one concept of
+    their own, and excluding ``alcoholic`` or ``empty`` would hurt."""
+    if len(v.text.split()) > 8 or LEAD_QUESTION.match(v.text):
+        return None
+    for m in _NON_WORD.finditer(v.text):
+        x, noun = m.group(1), m.group(3)
+        if not x[0].isupper() or x.lower() in _NON_LEXICALISED or noun.lower() in STOP:
+            continue
+        rest = v.without([(m.start(), m.start(3))]).trim()
+        if not rest.has_content():
+            continue
+        end = m.end(3)
+        while (w := _NP_WORD.match(v.text, end)) and w.group(1).lower() not in STOP:
+            end = w.end()
+        neg = v.cut(m.start(1), end)
+        pos_t, neg_t = b.term(rest), b.term(neg)
+        if pos_t is None or neg_t is None:
+            continue
+        b.cue(NEGATION_NON_WORD)
+        return And(pos_t, Not(neg_t))
+    return None
