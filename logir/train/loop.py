@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from logir.errors import LogirError
+from logir.index.splade_head import SpladeHead
 from logir.train.batches import batch_at, step_rng, steps_per_epoch
 from logir.train.checkpoint import (
     load_checkpoint,
@@ -60,6 +61,11 @@ class TrainConfig:
     grad_clip: float = 1.0
     max_length: int = 256
     others: int = 2
+    activation: str = "relu"
+    aggregation: str = "auto"
+    epsilon: float = 1.0
+    flops_query: float = 3e-4
+    flops_doc: float = 1e-4
     seed: int = 0
     holdout: float = 0.05
     holdout_max: int = 300
@@ -84,6 +90,16 @@ class TrainConfig:
             raise LogirError(f"--lr must be > 0, got {self.lr}")
         if not 0 <= self.warmup < 1:
             raise LogirError(f"--warmup must be a fraction in [0, 1), got {self.warmup}")
+        if self.flops_query < 0 or self.flops_doc < 0:
+            raise LogirError("--flops-query and --flops-doc must be >= 0")
+        self.splade_head()
+
+    def splade_head(self) -> SpladeHead:
+        """The SPLADE head these settings name (aggregation auto: max for relu, sum else)."""
+        aggregation = self.aggregation
+        if aggregation == "auto":
+            aggregation = "max" if self.activation == "relu" else "sum"
+        return SpladeHead(self.activation, aggregation, self.epsilon)
 
     def recipe(self) -> dict[str, Any]:
         """The settings that decide the trained weights."""
@@ -177,8 +193,16 @@ def train(
     recipe = config.recipe() | {"precision": precision, "data_sha256": fingerprint(train_set)}
 
     seed_everything(config.seed)
-    base = resolve_base(config.base)
-    model = build_model(config.kind, base, config.max_length, device, config.others)
+    base = resolve_base(config.base, config.kind)
+    model = build_model(
+        config.kind,
+        base,
+        config.max_length,
+        device,
+        config.others,
+        config.splade_head(),
+        (config.flops_query, config.flops_doc),
+    )
     model.module.train()
     optimizer = _optimizer(model.module, config)
     scheduler = _scheduler(optimizer, total, config.warmup)
@@ -296,7 +320,8 @@ def train(
             "history": history,
             "device": device,
             "seconds_last_session": round(seconds, 3),
-        },
+        }
+        | model.meta(),
     )
     remove_checkpoint(out)
     return TrainResult(out, step, total, True, history, losses, seconds)

@@ -63,6 +63,27 @@ def parser(prog: str = "python -m logir.train.run") -> argparse.ArgumentParser:
             default=d.others,
             help="reader: passages of other queries added to each query's list",
         )
+        if kind == "splade":
+            p.add_argument(
+                "--activation",
+                choices=("relu", "snrelu"),
+                default=d.activation,
+                help="relu: vanilla SPLADE; snrelu: signed weights (negatives too)",
+            )
+            p.add_argument(
+                "--aggregation",
+                choices=("auto", "max", "sum", "absmax"),
+                default=d.aggregation,
+                help="auto: max for relu, sum for snrelu",
+            )
+            p.add_argument(
+                "--epsilon",
+                type=float,
+                default=d.epsilon,
+                help="snrelu: logits in [-epsilon, epsilon] give weight 0",
+            )
+            p.add_argument("--flops-query", type=float, default=d.flops_query)
+            p.add_argument("--flops-doc", type=float, default=d.flops_doc)
         p.add_argument("--seed", type=int, default=d.seed)
         p.add_argument(
             "--holdout",
@@ -92,7 +113,7 @@ def parser(prog: str = "python -m logir.train.run") -> argparse.ArgumentParser:
 def config_from(args: argparse.Namespace) -> TrainConfig:
     """The TrainConfig of parsed arguments."""
     values = vars(args)
-    return TrainConfig(**{f: values[f] for f in TrainConfig.__dataclass_fields__})
+    return TrainConfig(**{f: values[f] for f in TrainConfig.__dataclass_fields__ if f in values})
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m logir.train.run") -> int:

