@@ -1,0 +1,73 @@
+"""Score the natural-language reader on hand-written phrasings (what tests/query/test_phrasings.py
+asserts), with and without spaCy, and list the misses.
+
+    python bench/phrasings.py ../shared/phrasings/phrasings.jsonl tests/query/phrasings_extra.jsonl
+
+Each file holds JSON lines ``{"id", "text", "forms", "negation"}``. A reading (``read(text,
+"auto")``, what ``logir search`` does) matches when ``logir.query.compare.same_form`` holds for one
+of the forms. ``auto`` is right on an ``exclude`` query when it plans an exclusion, on a
+``predicate`` query when it ranks flat, on a ``none`` query when it ranks flat and the reading
+has no NOT and no negation cue.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def score(path: Path) -> tuple[str, list[str]]:
+    """One summary line for ``path`` and the misses."""
+    from logir.logic.auto import Auto
+    from logir.query import n_negations
+    from logir.query.compare import same_form
+    from logir.query.reading import read
+
+    auto = Auto()
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    matched = 0
+    right = {"exclude": 0, "predicate": 0, "none": 0}
+    total = {"exclude": 0, "predicate": 0, "none": 0}
+    misses: list[str] = []
+    for r in rows:
+        reading = read(r["text"], "auto")
+        if any(same_form(f, reading.query) for f in r["forms"]):
+            matched += 1
+        else:
+            misses.append(f"  {r['id']} form: {r['text']!r} -> {reading.logical_form}")
+        kind, plan = r["negation"], auto.plan(reading).kind
+        total[kind] += 1
+        ok = {
+            "exclude": plan == "exclude",
+            "predicate": plan == "flat",
+            "none": plan == "flat"
+            and n_negations(reading.query) == 0
+            and not any(c.startswith("negation:") for c in reading.cues),
+        }[kind]
+        right[kind] += ok
+        if not ok:
+            misses.append(f"  {r['id']} plan: {kind} query planned {plan}: {r['text']!r}")
+    kinds = ", ".join(f"{k} {right[k]}/{total[k]}" for k in total)
+    return f"{path.name}: forms {matched}/{len(rows)}; auto right on {kinds}", misses
+
+
+def main() -> None:
+    from logir.query.natural import nlp
+
+    paths = [Path(p) for p in sys.argv[1:]]
+    if not paths:
+        sys.exit(__doc__)
+    for parser in ("spacy", "regex"):
+        if parser == "regex":
+            nlp.load_nlp = lambda: None  # type: ignore[assignment]  # the path without spaCy
+        elif not nlp.spacy_available():
+            print("spacy: not installed")
+            continue
+        for p in paths:
+            line, misses = score(p)
+            print(f"{parser}: {line}", *misses, sep="\n")
+
+
+if __name__ == "__main__":
+    main()
