@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Train the default logir models on NevIR train + ExcluIR train triplets (never a test split).
 # Writes runs/train/<kind>/ (a model folder; rerunning the same command resumes a killed run).
-# Usage: bash bench/train.sh [reader|dense ...] [-- TRAINER OPTIONS]   (default: reader dense)
-#   RECIPE=cpu (default without a GPU): sized to finish in about 30 minutes on an idle 2-core
-#     CPU (110 steps of 16 examples, about 0.4 epoch; see BENCHMARKS.md for the measured cost).
+# Usage: bash bench/train.sh [reader|dense|splade|snrelu ...] [-- TRAINER OPTIONS]
+#   (default: all four; snrelu is `splade --activation snrelu`, written to runs/train/snrelu)
+#   RECIPE=cpu (default without a GPU): sized from the measured CPU time per step to finish in
+#     about 30 minutes on an idle 2-core CPU (reader, dense: 110 steps of 16 examples, about 0.4
+#     epoch; splade-tiny: 200 steps; see BENCHMARKS.md).
 #   RECIPE=gpu (default when torch sees a GPU): 8 epochs; about 8 steps/s on one H200.
 # Only torch, transformers, sentence-transformers and numpy are needed (python -m
 # logir.train.run), so it runs on a machine without logir's CLI dependencies.
@@ -14,7 +16,7 @@ PY=${PYTHON:-python}
 kinds=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do kinds+=("$1"); shift; done
 [ $# -gt 0 ] && shift
-[ ${#kinds[@]} -gt 0 ] || kinds=(reader dense)
+[ ${#kinds[@]} -gt 0 ] || kinds=(reader dense splade snrelu)
 if [ -z "${RECIPE:-}" ]; then
   RECIPE=$("$PY" -c 'import torch; print("gpu" if torch.cuda.is_available() else "cpu")')
 fi
@@ -24,13 +26,19 @@ declare -A RECIPES=(
   [cpu-dense]="--batch-size 16 --max-length 192 --max-steps 110 --lr 3e-5 --holdout-max 100 --checkpoint-every 10"
   [gpu-reader]="--batch-size 32 --others 2 --max-length 256 --epochs 8 --lr 2e-5 --holdout-max 300 --checkpoint-every 200"
   [gpu-dense]="--batch-size 64 --max-length 256 --epochs 8 --lr 2e-5 --holdout-max 300 --checkpoint-every 200"
+  [cpu-splade]="--batch-size 16 --max-length 192 --max-steps 200 --lr 5e-5 --holdout-max 100 --checkpoint-every 20"
+  [cpu-snrelu]="--activation snrelu --batch-size 16 --max-length 192 --max-steps 200 --lr 5e-5 --holdout-max 100 --checkpoint-every 20"
+  [gpu-splade]="--batch-size 32 --max-length 256 --epochs 8 --lr 5e-5 --holdout-max 300 --checkpoint-every 200"
+  [gpu-snrelu]="--activation snrelu --batch-size 32 --max-length 256 --epochs 8 --lr 5e-5 --holdout-max 300 --checkpoint-every 200"
 )
+declare -A TRAINER=([reader]=reader [dense]=dense [splade]=splade [snrelu]=splade)
 mkdir -p runs/train
 for kind in "${kinds[@]}"; do
-  recipe=${RECIPES[$RECIPE-$kind]:?"no $RECIPE recipe for $kind (reader, dense)"}
+  recipe=${RECIPES[$RECIPE-$kind]:?"no $RECIPE recipe for $kind (reader, dense, splade, snrelu)"}
   echo "== $kind ($RECIPE recipe)"
   # shellcheck disable=SC2086  # the recipe is a word list
   /usr/bin/time -f "$kind: %e s wall, %M KB max RSS" \
-    "$PY" -m logir.train.run "$kind" "${data[@]}" --out "runs/train/$kind" $recipe "$@"
+    "$PY" -m logir.train.run "${TRAINER[$kind]}" "${data[@]}" --out "runs/train/$kind" $recipe "$@"
 done
 echo "evaluate: logir eval nevir --data $DATA/nevir -s dense --model runs/train/dense"
+echo "          logir index CORPUS --out IDX -r splade --splade-model runs/train/snrelu"
