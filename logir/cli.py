@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from logir.cli_options import Bm25BOpt, Bm25K1Opt, QuietOpt, bm25_params, check_hits
+from logir.cli_options import (
+    Bm25BOpt,
+    Bm25K1Opt,
+    QuietOpt,
+    RerankDepthOpt,
+    RerankOpt,
+    RerankWeightOpt,
+    bm25_params,
+    check_hits,
+    rerank_settings,
+)
 from logir.errors import LogirError, describe, one_line, shorten
 from logir.limits import MAX_K, MAX_QUERY_CHARS
 from logir.llm.options import (
@@ -31,6 +41,7 @@ from logir.llm.options import (
     LLMTimeoutOpt,
     config_from_options,
 )
+from logir.rerank.settings import DEFAULT_DEPTH, DEFAULT_WEIGHT
 
 if TYPE_CHECKING:
     from logir.eval.runner import EvalResult
@@ -284,8 +295,12 @@ def search_cmd(
     mode: ModeOpt = "auto",
     as_json: JsonOpt = False,
     explain: ExplainOpt = False,
+    rerank: RerankOpt = None,
+    rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
+    rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
 ) -> None:
-    """Search an index and print ranked hits (logic applied by the `auto` composer)."""
+    """Search an index and print ranked hits (logic applied by the `auto` composer); with
+    --rerank, the top hits reread by a trained reader."""
     from logir.query import QuerySyntaxError
     from logir.query.reading import MODES
     from logir.searcher import Searcher
@@ -296,8 +311,10 @@ def search_cmd(
         reading = Searcher.read(_query_arg(query), mode)
     except QuerySyntaxError as exc:
         raise LogirError(str(exc)) from None
+    settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     comp = _composer(composer)
-    result = Searcher(index_dir, retriever or None).search(reading, k=k, composer=comp)
+    searcher = Searcher(index_dir, retriever or None, rerank=settings)
+    result = searcher.search(reading, k=k, composer=comp)
     for note in result.warnings:
         err.print(f"warning: {note}", markup=False, highlight=False)
     if as_json:
@@ -407,7 +424,7 @@ def eval_cmd(
     from logir.eval.report import markdown as to_markdown
     from logir.eval.report import print_tables, write_json
     from logir.eval.runner import DEFAULT_MEASURES, LOGICAL_FORMS, evaluate
-    from logir.eval.systems import ScorerPool, needs_llm, parse_system
+    from logir.eval.systems import ScorerPool, needs_llm, parse_system, split_system
     from logir.logic.registry import deprecations
     from logir.progress import Bars
 
@@ -449,7 +466,7 @@ def eval_cmd(
             warnings.simplefilter("ignore", DeprecationWarning)
             parse_system(s, llm)
     for s in systems:
-        for message in deprecations(s.partition(":")[2] or "flat"):
+        for message in deprecations(split_system(s)[0].partition(":")[2] or "flat"):
             err.print(f"note: {message}", markup=False, highlight=False, soft_wrap=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

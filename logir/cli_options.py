@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from logir.errors import LogirError
 from logir.limits import k_problem
+from logir.rerank.settings import DEFAULT_DEPTH, DEFAULT_WEIGHT, MAX_RERANK_DEPTH, RerankSettings
 
 
 def check_hits(k: int | None) -> int | None:
@@ -60,3 +62,41 @@ def bm25_params(k1: float | None, b: float | None) -> dict[str, float]:
             raise LogirError(f"--bm25-b must be a number from 0 to 1, got {b}")
         params["b"] = b
     return params
+RerankOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--rerank",
+        help="A reader folder (from `logir train reader`): its reader rereads the top hits "
+        "(--rerank-depth) and their final score mixes both stages (--rerank-weight).",
+    ),
+]
+RerankDepthOpt = Annotated[
+    int,
+    typer.Option(
+        "--rerank-depth", help=f"First-stage hits the reader rereads (1 to {MAX_RERANK_DEPTH})."
+    ),
+]
+RerankWeightOpt = Annotated[
+    float,
+    typer.Option(
+        "--rerank-weight",
+        help="The reader's share of the final score, 0 to 1 (0: the first-stage order).",
+    ),
+]
+
+
+def rerank_settings(folder: Path | None, depth: int, weight: float) -> RerankSettings | None:
+    """The ``--rerank`` options as settings (None without ``--rerank``); a depth or weight given
+    without a reader is refused rather than ignored."""
+    if folder is None:
+        if depth != DEFAULT_DEPTH or weight != DEFAULT_WEIGHT:
+            raise LogirError("--rerank-depth and --rerank-weight need --rerank DIR")
+        return None
+    try:
+        settings = RerankSettings(folder, depth, weight)
+    except LogirError as exc:
+        raise LogirError(f"--rerank: {exc}") from None
+    from logir.rerank.reader import check_reader_dir
+
+    check_reader_dir(folder.expanduser())
+    return settings

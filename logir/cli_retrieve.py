@@ -8,8 +8,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from logir.cli_options import QuietOpt, check_hits
+from logir.cli_options import (
+    QuietOpt,
+    RerankDepthOpt,
+    RerankOpt,
+    RerankWeightOpt,
+    check_hits,
+    rerank_settings,
+)
 from logir.limits import MAX_K
+from logir.rerank.settings import DEFAULT_DEPTH, DEFAULT_WEIGHT
 from logir.retrieve import DEFAULT_BATCH
 
 
@@ -40,6 +48,9 @@ def retrieve_cmd(
         int, typer.Option(help="Queries ranked (and written) together.", min=1, max=4096)
     ] = DEFAULT_BATCH,
     quiet: QuietOpt = False,
+    rerank: RerankOpt = None,
+    rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
+    rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
 ) -> None:
     """Rank every query of a topics file and write a TREC run (qid Q0 docid rank score tag).
 
@@ -51,6 +62,7 @@ def retrieve_cmd(
     from logir.retrieve import partial_paths, retrieve
 
     err = Console(stderr=True)
+    settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     require_writable(run, "--run")
     try:
         with Bars("queries", quiet, err) as bars:
@@ -64,6 +76,7 @@ def retrieve_cmd(
                 mode=mode,
                 tag=run_tag,
                 batch=batch,
+                rerank=settings,
                 progress=lambda done, total: bars.update(str(run.name), done, total),
             )
     except KeyboardInterrupt:

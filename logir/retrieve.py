@@ -16,12 +16,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from logir.data.topics import TopicLine, read_topics
 from logir.errors import LogirError
 from logir.limits import k_problem
 from logir.query.reading import MODES, Reading
+
+if TYPE_CHECKING:
+    from logir.rerank import RerankSettings
 
 #: topics ranked together (and written to disk together)
 DEFAULT_BATCH = 64
@@ -94,10 +97,12 @@ def retrieve(
     tag: str = "logir",
     batch: int = DEFAULT_BATCH,
     progress: Callable[[int, int], None] | None = None,
+    rerank: RerankSettings | None = None,
 ) -> RetrieveSummary:
     """Rank every topic of ``topics_path`` over ``index`` and write the TREC run ``run``
     (``qid Q0 docid rank score tag``, at most ``k`` lines a topic); resumable (see the module).
-    ``progress(done, total)`` follows the topics."""
+    ``progress(done, total)`` follows the topics; ``rerank`` rereads each topic's top hits with
+    a trained reader."""
     from logir.logic import get_composer
     from logir.searcher import Searcher
 
@@ -114,7 +119,8 @@ def retrieve(
         raise LogirError(f"topics file {topics_file} holds no topic")
     comp = get_composer(composer)
     all_readings = _read_all(topics, topics_file, mode)  # a bad query stops before any file
-    searcher = Searcher(index, retriever)
+    searcher = Searcher(index, retriever, rerank=rerank)
+    comp = searcher.second_stage(comp)
     name, scorer = searcher.scorer()
     settings: dict[str, Any] = {
         "index": str(searcher.index.path.resolve()),
@@ -126,6 +132,8 @@ def retrieve(
         "k": k,
         "tag": tag,
     }
+    if rerank is not None:
+        settings["rerank"] = rerank.spec
     partial, meta = partial_paths(run_path)
     done: set[str] = set()
     if partial.exists():

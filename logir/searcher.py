@@ -11,6 +11,10 @@
 
 Each search reads its query once (:func:`logir.query.reading.read`) and hands that Reading to
 the composer; the result carries the Reading, the Ranking, the hits and an explanation.
+
+A second stage plugs in here once: ``Searcher(index, rerank=RerankSettings(DIR, depth, weight))``
+loads a trained reader (:mod:`logir.rerank`) and every search's top N is reread by it, for
+``logir search --rerank``, ``logir retrieve --rerank`` and ``logir serve --rerank`` alike.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ if TYPE_CHECKING:
     from logir.logic.applied import Applied
     from logir.logic.contract import Composer
     from logir.logic.ranking import Ranking
+    from logir.rerank import InferenceReader, RerankSettings
 
 __all__ = ["Hit", "SearchResult", "Searcher", "auto_plan", "reading_warnings"]
 
@@ -102,10 +107,16 @@ class Searcher:
     ``index`` is an index folder (built by ``logir index``) or an opened
     :class:`~logir.index.store.Index`; ``retriever`` is the default retriever (``bm25``,
     ``dense``, ``hybrid`` or ``splade``; by default hybrid when the index has bm25 and dense, else
-    its first). Not safe to share between threads: scorers keep per-query state.
+    its first). ``rerank`` names a trained reader that rereads every search's top N (loaded
+    here, once). Not safe to share between threads: scorers keep per-query state.
     """
 
-    def __init__(self, index: str | Path | Index, retriever: str | None = None) -> None:
+    def __init__(
+        self,
+        index: str | Path | Index,
+        retriever: str | None = None,
+        rerank: RerankSettings | None = None,
+    ) -> None:
         from logir.index.store import Index, open_index
         from logir.search import default_retriever, search_retrievers
 
@@ -114,6 +125,24 @@ class Searcher:
         self.default_retriever = retriever or default_retriever(self.index)
         self._scorers: dict[str, tuple[str, Scorer]] = {}
         self.scorer(self.default_retriever)  # an unknown retriever fails here, not later
+        self.rerank = rerank
+        self.reader: InferenceReader | None = None
+        self._passages: list[str] | None = None
+        if rerank is not None:
+            from logir.rerank import load_reader
+
+            self.reader = load_reader(rerank.reader)
+
+    def second_stage(self, composer: Composer) -> Composer:
+        """``composer`` wrapped by the reader when this searcher reranks, else itself."""
+        if self.rerank is None or self.reader is None:
+            return composer
+        from logir.index.store import corpus_texts
+        from logir.rerank import Reranked
+
+        if self._passages is None:
+            self._passages = corpus_texts(self.index.docs)
+        return Reranked(composer, self.reader, self.rerank, self._passages)
 
     def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
         """The retriever's name and its scorer (loaded once)."""
@@ -149,8 +178,9 @@ class Searcher:
         from logir.logic.applied import applied
         from logir.search import search_hits
 
-        comp = get_composer(composer) if isinstance(composer, str) else composer
-        spec = composer if isinstance(composer, str) else comp.name
+        first = get_composer(composer) if isinstance(composer, str) else composer
+        spec = composer if isinstance(composer, str) else first.name
+        comp = self.second_stage(first)
         name, scorer = self.scorer(retriever)
         reading = query if isinstance(query, Reading) else self.read(query, mode)
         ranking, rows = search_hits(self.index, scorer, comp, reading, k)
@@ -165,7 +195,7 @@ class Searcher:
             additive=comp.additive,
             explanation=_explain(comp, reading, ranking),
             warnings=_warnings(comp, reading),
-            applied=applied(comp, reading),
+            applied=applied(first, reading),
         )
 
 
@@ -173,7 +203,7 @@ def _explain(composer: Composer, reading: Reading, ranking: Ranking) -> list[str
     lines = [f"logical form: {ranking.logical_form or '(flat: the text as is)'}"]
     decided = composer.explain(reading)
     if decided:
-        lines.append(decided)
+        lines.extend(decided.splitlines())
     if composer.additive:
         lines.append("under each hit: the parts of its score (they add up to it)")
     else:

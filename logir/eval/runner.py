@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -137,7 +137,7 @@ def evaluate(
             composer = composer_for(spec, llm=llm, passages=pool.texts)
             if use_gold and logical_form == "both" and not composer.reads_logical_form:
                 continue  # it ranks the text: the same run as the parsed one
-            named = SystemSpec(spec.name + GOLD_SUFFIX, spec.retriever, spec.composer)
+            named = replace(spec, name=spec.name + GOLD_SUFFIX)
             results.append(
                 _evaluate_system(
                     dataset, topics, named if logical_form == "both" and use_gold else spec,

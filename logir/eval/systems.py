@@ -1,4 +1,5 @@
-"""Systems under evaluation: ``RETRIEVER[:COMPOSER]`` names and the scorers behind them."""
+"""Systems under evaluation: ``RETRIEVER[:COMPOSER][+reader=DIR,depth=N,weight=W]`` names and
+the scorers behind them (``+reader=``: the system's top N reread by a trained reader)."""
 
 from __future__ import annotations
 
@@ -14,40 +15,71 @@ from logir.index import registry
 from logir.index.base import Scorer
 from logir.logic.contract import Composer
 from logir.logic.registry import get_composer, uses_llm
+from logir.rerank.settings import RerankSettings, parse_rerank
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient
 
 RETRIEVERS = registry.RETRIEVERS
+READER_MARK = "+reader="
+"""What joins a first-stage system and its reranker in a system name."""
 
 
 @dataclass(frozen=True)
 class SystemSpec:
-    """A named system: which scorer, which composer (and the name it was asked for)."""
+    """A named system: which scorer, which composer, which reranker if any (``rerank_spec``:
+    the text after ``+reader=`` as written), and the name it was asked for."""
 
     name: str
     retriever: str
     composer: str
+    rerank: RerankSettings | None = None
+    rerank_spec: str = ""
 
     @property
     def file_stem(self) -> str:
-        """The run file's name without extension: ':' and '/' become '_'."""
-        return re.sub(r"[:/]", "_", self.name)
+        """The run file's name without extension: ':' and '/' become '_'; a ``+reader=DIR,...``
+        part becomes ``+reader-BASENAME-HASH-dN-wW`` (:attr:`RerankSettings.file_part`)."""
+        name = self.name
+        if self.rerank is not None:
+            name = name.replace(READER_MARK + self.rerank_spec, "+" + self.rerank.file_part, 1)
+        return re.sub(r"[:/]", "_", name)
+
+
+def split_system(name: str) -> tuple[str, str | None]:
+    """``RETRIEVER[:COMPOSER]`` and the reranker text after ``+reader=`` (None without one)."""
+    base, mark, rest = name.strip().partition(READER_MARK)
+    return base, (rest if mark else None)
 
 
 def parse_system(name: str, llm: ChatClient | None = None) -> SystemSpec:
-    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy``, ``splade:vectors`` ... into a SystemSpec.
+    """Read ``bm25``, ``dense:flat``, ``hybrid:fuzzy``, ``splade:vectors`` ... into a SystemSpec;
+    ``hybrid:auto+reader=DIR,depth=30,weight=0.5`` reranks the top 30 with the reader in DIR
+    (checked now; loaded when the system runs).
 
     A system whose composer rewrites queries with an LLM (``bm25:hyde``) needs ``llm``.
     """
-    retriever, _, composer = name.strip().partition(":")
+    base, rerank_text = split_system(name)
+    rerank = None
+    if rerank_text is not None:
+        from logir.rerank.reader import check_reader_dir
+
+        rerank = parse_rerank(rerank_text, where=f"system {name.strip()!r}")
+        check_reader_dir(rerank.reader.expanduser())
+    retriever, _, composer = base.partition(":")
     if retriever not in RETRIEVERS:
         raise LogirError(
             f"unknown retriever {retriever!r} in system {name!r}; known: {', '.join(RETRIEVERS)}"
         )
     composer = composer or "flat"
     get_composer(composer, llm=llm)  # fails early with the list of known composers
-    return SystemSpec(name=name.strip(), retriever=retriever, composer=composer)
+    return SystemSpec(
+        name=name.strip(),
+        retriever=retriever,
+        composer=composer,
+        rerank=rerank,
+        rerank_spec=rerank_text or "",
+    )
 
 
 class ScorerPool:
@@ -88,11 +120,19 @@ class ScorerPool:
 
 def needs_llm(name: str) -> bool:
     """Whether the system ``name`` (``RETRIEVER[:COMPOSER]``) rewrites queries with an LLM."""
-    return uses_llm(name.strip().partition(":")[2] or "flat")
+    return uses_llm(split_system(name)[0].partition(":")[2] or "flat")
 
 
 def composer_for(
     spec: SystemSpec, llm: ChatClient | None = None, passages: Sequence[str] | None = None
 ) -> Composer:
-    """The system's composer; LLM rewriters get the client and the corpus texts."""
-    return get_composer(spec.composer, llm=llm, passages=passages)
+    """The system's composer; LLM rewriters get the client and the corpus texts; a system with
+    a reranker gets its composer wrapped by the reader (which reads ``passages``)."""
+    composer = get_composer(spec.composer, llm=llm, passages=passages)
+    if spec.rerank is None:
+        return composer
+    if passages is None:
+        raise LogirError(f"system {spec.name!r} reranks: its composer needs the corpus texts")
+    from logir.rerank import Reranked, load_reader
+
+    return Reranked(composer, load_reader(spec.rerank.reader), spec.rerank, passages)

@@ -1,0 +1,110 @@
+"""A composer wrapped by a reader: the inner composer ranks, the reader rereads its top N, and
+the two scores are mixed (:mod:`logir.rerank.mix`). It is a Composer itself, so the searcher,
+eval, retrieve and serve take it wherever they take one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from logir.index.base import Scorer
+from logir.logic.contract import Composer
+from logir.logic.ranking import Ranking
+from logir.query.reading import Reading
+from logir.rerank.mix import Scale, mix_below, mix_top, total
+from logir.rerank.reader import InferenceReader
+from logir.rerank.settings import RerankSettings
+
+
+class Reranked(Composer):
+    """``inner``'s ranking with its top ``settings.depth`` hits reordered by the mix of their
+    first-stage score and ``reader``'s score of (query text, passage) (``passages``: the text of
+    each document row). Each hit's evidence holds the parts of its final score, which add up to
+    it."""
+
+    additive = True
+
+    def __init__(
+        self,
+        inner: Composer,
+        reader: InferenceReader,
+        settings: RerankSettings,
+        passages: Sequence[str],
+    ) -> None:
+        self.inner = inner
+        self.reader = reader
+        self.settings = settings
+        self.passages = passages
+        self.name = f"{inner.name}+reader"
+        self.reads_logical_form = inner.reads_logical_form  # type: ignore[misc]
+        self.uses_llm = inner.uses_llm  # type: ignore[misc]
+
+    def rank(self, readings: Sequence[Reading | str], scorer: Scorer, k: int) -> list[Ranking]:
+        """As the inner composer reads them (its own ``rank`` turns texts into Readings)."""
+        return self._rerank(
+            self.inner.rank(readings, scorer, max(k, self.settings.depth)), readings, k
+        )
+
+    def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
+        return self.rank(readings, scorer, k)
+
+    def _rerank(
+        self, rankings: list[Ranking], readings: Sequence[Reading | str], k: int
+    ) -> list[Ranking]:
+        return [
+            self._one(_text(reading), ranking.valid(), k)
+            for reading, ranking in zip(readings, rankings, strict=True)
+        ]
+
+    def _top(self, text: str, ranking: Ranking) -> tuple[np.ndarray, dict[str, np.ndarray], Scale]:
+        """The top N's rows, their score parts, and the first stage's scale."""
+        n = min(self.settings.depth, len(ranking))
+        rows, first = ranking.doc_idx[:n], ranking.scores[:n]
+        scale = Scale.of(np.asarray(first, np.float64))
+        read = self.reader.score(text, [self.passages[int(i)] for i in rows])
+        return rows, mix_top(first, read, scale, self.settings.weight), scale
+
+    def _one(self, text: str, ranking: Ranking, k: int) -> Ranking:
+        rows, top, scale = self._top(text, ranking)
+        n = len(rows)
+        order = np.argsort(-total(top), kind="stable")  # ties keep the first-stage order
+        below = mix_below(ranking.scores[n:], scale)
+        parts = {key: np.concatenate([top[key][order], below[key]])[:k] for key in top}
+        doc_idx = np.concatenate([rows[order], ranking.doc_idx[n:]])[:k]
+        return Ranking(doc_idx, total(parts), parts, ranking.logical_form)
+
+    def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
+        """The final score each row gets in ``rank``: mixed in the top N, shifted below it."""
+        ranking = self.inner.rank([reading], scorer, self.settings.depth)[0].valid()
+        rows, top, scale = self._top(reading.text, ranking)
+        final = total(top)
+        where = {int(r): i for i, r in enumerate(rows)}
+        out = np.zeros(len(doc_idx), np.float64)
+        rest = [j for j, r in enumerate(doc_idx) if int(r) not in where]
+        for j, r in enumerate(doc_idx):
+            if int(r) in where:
+                out[j] = final[where[int(r)]]
+        if rest:
+            first = self.inner.score(reading, scorer, np.asarray(doc_idx)[rest])
+            out[rest] = total(mix_below(first, scale))
+        return out
+
+    def explain(self, reading: Reading) -> str | None:
+        inner = self.inner.explain(reading)
+        s = self.settings
+        line = (
+            f"reranked: the top {s.depth} reread by the reader {s.reader}; final score = "
+            f"{1 - s.weight:g} x first-stage score (min-max over the top {s.depth}) + "
+            f"{s.weight:g} x sigmoid(reader score); hits below rank {s.depth} keep the "
+            "first-stage order, shifted by -1"
+        )
+        return f"{inner}\n{line}" if inner else line
+
+    def stats(self) -> dict[str, Any]:
+        return self.inner.stats()
+
+
+def _text(reading: Reading | str) -> str:
+    return reading.text if isinstance(reading, Reading) else reading
