@@ -87,12 +87,16 @@ def test_resume_after_a_crash_gives_the_weights_of_an_uninterrupted_run(
     with pytest.raises(Crash):
         train(broken, on_step=crash_after_four)
     assert (tmp_path / "b" / "checkpoint.pt").exists()
-    resumed = train(broken)  # from the checkpoint of step 3: steps 4 to 6 again
+    steps: list[int] = []
+    resumed = train(broken, on_step=lambda step, loss: steps.append(step))
+    assert steps == [4, 5, 6]  # from the checkpoint of step 3
     assert resumed.finished and resumed.losses == straight.losses
 
     paused = _config(kind, triplets, tiny_base, tmp_path / "c", max_steps=6)
     assert not train(paused, stop_after=3).finished
-    assert train(paused).losses == straight.losses
+    steps.clear()
+    assert train(paused, on_step=lambda step, loss: steps.append(step)).losses == straight.losses
+    assert steps == [4, 5, 6]
 
     weights = sorted((tmp_path / "a").rglob("*.safetensors"))
     assert weights
