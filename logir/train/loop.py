@@ -278,6 +278,12 @@ def train(
             torch.manual_seed(step_seed(config.seed, step))
             with autocast(device, precision):
                 loss = model.loss(batch, step_rng(config.seed, step))
+            if not torch.isfinite(loss.detach()):
+                raise LogirError(
+                    f"the loss is not finite at step {step + 1} ({float(loss.detach())}); "
+                    "lower --lr or --max-length, or use --precision fp32 (the last checkpoint "
+                    "is kept)"
+                )
             loss.backward()
             if config.grad_clip > 0:
                 torch.nn.utils.clip_grad_norm_(model.module.parameters(), config.grad_clip)

@@ -153,3 +153,18 @@ def test_splade_trains_and_the_index_encoder_reads_its_head(
     if signed:
         weights = [w for _, w in scorer.top_terms(docs[0], n=docs[0].nnz)]
         assert any(w < 0 for w in weights)
+
+
+def test_a_loss_that_is_not_finite_stops_the_run_with_a_clear_error(
+    tiny_base: Path, triplets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from logir.train.models.reader import ReaderModel
+
+    real = ReaderModel.loss
+
+    def poisoned(self: ReaderModel, batch: object, rng: object) -> object:
+        return real(self, batch, rng) * float("nan")
+
+    monkeypatch.setattr(ReaderModel, "loss", poisoned)
+    with pytest.raises(LogirError, match="loss is not finite at step 1"):
+        train(_config("reader", triplets, tiny_base, tmp_path / "nan", max_steps=2))
