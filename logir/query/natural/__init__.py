@@ -15,7 +15,8 @@ What :func:`decompose` recognises, in the order it looks:
    kept as a conjunct.
 2. **Negation cues**: ``not``, ``never``, ``n't`` after an auxiliary, ``neither ... nor``,
    ``excluding``, ``except (for)``, ``other than``, ``without``, ``apart from``, ``aside from``,
-   ``besides``, ``not counting``, ``unrelated to``, ``don't mention``, ``refrain from``,
+   ``besides``, ``not counting``, ``rather than``, ``instead of``, ``free of``, ``, minus``,
+   ``, lacking``, ``unrelated to``, ``don't mention``, ``refrain from``,
    ``nothing is said about``, ``no X``, ``-term``, ``if you don't like X``, a fronted ``In
    addition to X, what other ...``, parenthetical ``(excluding ...)``. The negated clause and its
    cue are cut out of the query; what is left, kept as one fluent phrase, is the positive part,

@@ -158,7 +158,7 @@ def _cue(
 _EXCEPTION_WORDS = (
     r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
-    r"|outside\s+of"
+    r"|outside\s+of|rather\s+than|instead\s+of|free\s+of(?!\s+charge\b)"
 )
 
 CUES: tuple[Cue, ...] = (
@@ -183,15 +183,16 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_FRONTED_EXCEPTION,
         r"^\s*(?:and\s+)?(?:apart\s+from|aside\s+from|besides|except\s+for|other\s+than|excluding"
-        r"|without|not\s+counting|leaving\s+aside)\b",
+        r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than)\b",
         "fronted",
     ),
     _cue(
         NEGATION_EXCEPTION,
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b",
+        # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b|,\s*(?:minus|lacking)\b",
         "comma",
         key=r"exclud|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside",
+        r"|outside|rather|instead|minus|lacking|free",
     ),
     _cue(
         NEGATION_REFRAIN,
