@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(negconstraint boolquestions excluir nevir scifact comlq)
 SYSTEMS=(-s hybrid -s bm25 -s dense -s bm25:fuzzy -s dense:fuzzy -s bm25:sets
-         -s hybrid:hybrid -s hybrid:auto -s dense:auto -s bm25:auto)
+         -s hybrid:exclusion -s hybrid:auto -s dense:auto -s bm25:auto)
 mkdir -p results/composers
 for ds in "${sets[@]}"; do
   echo "== $ds"

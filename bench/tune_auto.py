@@ -1,9 +1,10 @@
 """Choose the `auto` composer's parameters on the tuning splits only.
 
-    python bench/tune_auto.py --out results/tune_auto.json
+    python bench/tune_auto.py --out results/tune_auto.json [--retriever hybrid] [--limit N]
 
-For every configuration of the grid it evaluates `hybrid:auto,...` on the tune split of each
-dataset and prints nDCG@10 and PairAcc. Selection: among the configurations where no ComLQ query
+For every configuration of the grid it evaluates `RETRIEVER:auto,...` on the tune split of each
+dataset and prints nDCG@10 and PairAcc (``--limit`` keeps the first N tune queries of each
+dataset, for a quick look). Selection: among the configurations where no ComLQ query
 type falls more than one point below flat, the best mean over datasets of (nDCG@10 + PairAcc where
 defined). Test splits are never read.
 """
@@ -37,6 +38,8 @@ def main() -> None:
     ap.add_argument("--pos-dense", default="0.5,1.0")
     ap.add_argument("--neg-dense", default="0.5")
     ap.add_argument("--flat-weight", default="0,0.5")
+    ap.add_argument("--retriever", default="hybrid")
+    ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     grid = list(
@@ -50,12 +53,15 @@ def main() -> None:
     data = {}
     for name, folder in SETS.items():
         ds = select_split(load_benchmark(name, DATA / folder), "logir-tune")
+        if args.limit:
+            ds = ds.subset({t.id for t in ds.queries[: args.limit]})
         data[name] = (ds, ScorerPool(ds.corpus))
-    base = {n: evaluate(ds, ["hybrid"], pool=pool).systems[0] for n, (ds, pool) in data.items()}
+    flat = args.retriever
+    base = {n: evaluate(ds, [flat], pool=pool).systems[0] for n, (ds, pool) in data.items()}
     rows = []
     for beta, tau, pd, nd, fw in grid:
         spec = (
-            f"hybrid:auto,beta={beta:g},tau={tau:g},pos_dense={pd:g},neg_dense={nd:g},"
+            f"{flat}:auto,beta={beta:g},tau={tau:g},pos_dense={pd:g},neg_dense={nd:g},"
             f"flat_weight={fw:g}"
         )
         row: dict = {"system": spec}
@@ -84,7 +90,7 @@ def main() -> None:
         )
     allowed = [r for r in rows if r.get("comlq_worst_type_diff", 0.0) >= -0.01] or rows
     best = max(allowed, key=lambda r: r["objective"])
-    print("flat hybrid:", {n: round(100 * b.overall["nDCG@10"], 1) for n, b in base.items()})
+    print(f"flat {flat}:", {n: round(100 * b.overall["nDCG@10"], 1) for n, b in base.items()})
     print("best:", best["system"])
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

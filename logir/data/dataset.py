@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,20 +109,16 @@ def require_text(docs: list[Document], corpus: str | Path) -> None:
         raise LogirError(f"no document has any text: {where} ({len(docs)} documents)")
 
 
-_WORD = re.compile(r"(?u)\b\w\w+\b")  # what BM25 indexes: runs of two or more word characters
-
-
 def require_words(docs: list[Document], corpus: str | Path) -> None:
     """Refuse a corpus where no document has a word BM25 indexes (all stop words or symbols)."""
     from bm25s.stopwords import STOPWORDS_EN
 
+    from logir.index.lexical import words
+
     stop = frozenset(STOPWORDS_EN)
     for doc in docs:
-        if any(w.lower() not in stop for w in _WORD.findall(doc.full_text)):
+        if any(w not in stop for w in words(doc.full_text.lower())):
             return
     corpus = Path(corpus)
     where = corpus / "corpus.jsonl" if corpus.is_dir() else corpus
-    raise LogirError(
-        f"no document has a word BM25 can index: {where} (only stop words, symbols or "
-        "single characters)"
-    )
+    raise LogirError(f"no document has a word BM25 can index: {where} (only stop words or symbols)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,14 @@ BM25S_FILES = (
 NONOCC_FILE = "nonoccurrence_array.index.npy"
 _CHUNK = 256  # texts per prepared batch
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
-_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
+#: how text becomes tokens: ``words`` keeps every run of word characters (one-letter and digit
+#: tokens included: "vitamin D", "hepatitis C", "type 1"), drops a possessive "'s" and joins
+#: the parts of "don't"; ``two_plus`` (bm25s's default, indexes built before ``words``) keeps
+#: runs of two or more word characters only
+TOKENIZERS = ("words", "two_plus")
+TOKENIZER = "words"
+_WORDS = re.compile(r"\w+(?:['\u2019]\w+)*")  # one apostrophe between word characters joins
+_TWO_PLUS = re.compile(r"(?u)\b\w\w+\b")  # bm25s.tokenize's default token_pattern
 
 
 class BM25Scorer:
@@ -51,6 +59,7 @@ class BM25Scorer:
         self.params = dict(params)
         self._stemmer = _make_stemmer(self.params.get("stemmer"))
         self._stopwords = stopword_set(self.params.get("stopwords"))
+        self._words = _words_of(self.params.get("tokenizer", "two_plus"))
         s = retriever.scores
         n = int(s["num_docs"])
         vocab_size = len(s["indptr"]) - 1
@@ -76,8 +85,9 @@ class BM25Scorer:
         stemmer: str | None = "english",
         stopwords: str | None = "en",
         show_progress: bool = False,
+        tokenizer: str = TOKENIZER,
     ) -> BM25Scorer:
-        """Index `texts` (one per document, in row order)."""
+        """Index `texts` (one per document, in row order); `tokenizer` is one of ``TOKENIZERS``."""
         import bm25s
 
         if not texts:
@@ -88,17 +98,15 @@ class BM25Scorer:
             "method": method,
             "stemmer": stemmer,
             "stopwords": stopwords,
+            "tokenizer": tokenizer,
         }
-        tokens = bm25s.tokenize(
-            list(texts),
-            stopwords=stopwords,
-            stemmer=_make_stemmer(stemmer),
-            return_ids=True,
-            show_progress=show_progress,
-        )
-        tokens = _sorted_vocabulary(tokens)
         if method not in METHODS:
             raise LogirError(f"unknown BM25 method {method!r}; choose from {', '.join(METHODS)}")
+        tokens = _sorted_vocabulary(
+            tokenize(
+                list(texts), stopword_set(stopwords), _make_stemmer(stemmer), _words_of(tokenizer)
+            )
+        )
         retriever = bm25s.BM25(k1=k1, b=b, method=method)
         retriever.index(tokens, show_progress=show_progress)
         return cls(retriever, params)
@@ -143,17 +151,9 @@ class BM25Scorer:
         return self._n
 
     def tokenize(self, texts: list[str]) -> list[list[str]]:
-        """The stemmed, stop-word-free tokens of each text, as the index sees them.
-
-        The same tokens as ``bm25s.tokenize`` (lower-cased, its token pattern, stop words
-        dropped, then stemmed) without its per-call set-up, which dominates short queries.
-        """
-        stop, stemmer = self._stopwords, self._stemmer
-        out = []
-        for text in texts:
-            toks = [t for t in _TOKEN.findall(text.lower()) if t not in stop]
-            out.append(stemmer.stemWords(toks) if stemmer is not None and toks else toks)
-        return out
+        """The stemmed, stop-word-free tokens of each text, as the index sees them (the
+        tokenizer the index was built with)."""
+        return tokenize(texts, self._stopwords, self._stemmer, self._words)
 
     def token_ids(self, texts: list[str]) -> list[np.ndarray]:
         """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
@@ -260,6 +260,46 @@ class BM25Scorer:
         return f"BM25Scorer(n_docs={self._n}, vocab={self._postings.shape[0]}, {self.params})"
 
 
+def tokenize(
+    texts: list[str],
+    stopwords: frozenset[str],
+    stemmer: Any,
+    words: Callable[[str], list[str]],
+) -> list[list[str]]:
+    """Lower-case each text, cut it into ``words``, drop ``stopwords``, then stem."""
+    out = []
+    for text in texts:
+        toks = [t for t in words(text.lower()) if t not in stopwords]
+        out.append(stemmer.stemWords(toks) if stemmer is not None and toks else toks)
+    return out
+
+
+def words(text: str) -> list[str]:
+    """The ``words`` tokens of ``text``: runs of word characters, any length, where an
+    apostrophe between two of them joins ("don't" -> "dont") and a final "'s" is dropped
+    ("Nolan's" -> "nolan"), as Lucene's English analyzer does."""
+    out = _WORDS.findall(text)
+    for i, tok in enumerate(out):
+        if "'" in tok or "\u2019" in tok:
+            if tok[-2:] in ("'s", "\u2019s"):
+                tok = tok[:-2]
+            out[i] = tok.replace("'", "").replace("\u2019", "")
+    return out
+
+
+def _two_plus(text: str) -> list[str]:
+    return _TWO_PLUS.findall(text)
+
+
+def _words_of(tokenizer: str) -> Callable[[str], list[str]]:
+    """The word splitter of a tokenizer name (an index's ``tokenizer`` parameter)."""
+    if tokenizer == "words":
+        return words
+    if tokenizer == "two_plus":
+        return _two_plus
+    raise LogirError(f"unknown BM25 tokenizer {tokenizer!r}; choose from {', '.join(TOKENIZERS)}")
+
+
 def _make_stemmer(language: str | None) -> Any:
     """A PyStemmer stemmer for `language`, or None for no stemming."""
     if not language:
@@ -274,12 +314,14 @@ def _make_stemmer(language: str | None) -> Any:
         ) from None
 
 
-def _sorted_vocabulary(tokens: Any) -> Any:
-    """bm25s numbers tokens in the iteration order of a set, which changes with the process's
-    hash seed; renumber them in sorted order so an index (and any float sum over its token ids)
-    is the same in every process."""
-    order = sorted(tokens.vocab, key=tokens.vocab.__getitem__)
-    new_id = {tok: i for i, tok in enumerate(sorted(order))}
-    remap = [new_id[tok] for tok in order]  # old id -> new id
-    ids = [[remap[i] for i in doc] for doc in tokens.ids]
-    return type(tokens)(ids=ids, vocab=new_id)
+def _sorted_vocabulary(docs: list[list[str]]) -> Any:
+    """The documents' tokens as bm25s's ``Tokenized`` (ids per document and the vocabulary), the
+    vocabulary numbered in sorted order so that an index (and any float sum over its token ids)
+    is the same in every process (bm25s's own tokenizer numbers tokens in a set's iteration
+    order, which changes with the hash seed)."""
+    from bm25s.tokenization import Tokenized
+
+    vocab = {tok: i for i, tok in enumerate(sorted({t for doc in docs for t in doc}))}
+    return Tokenized(ids=[[vocab[t] for t in doc] for doc in docs], vocab=vocab)
+
+

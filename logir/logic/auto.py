@@ -6,8 +6,9 @@ For a query that *excludes* something ("... excluding X", "... but don't mention
     score(d) = P(d) - beta * sum_j N_j(d),   N_j = max(0, n_j - tau) / (1 - tau)
 
 where P is the evidence for the positive part (the query with the excluded parts removed, mixed
-with the whole text by ``flat_weight``) and N_j
-the evidence for the j-th excluded term, both on a unit scale (below). Every other query is ranked
+by ``flat_weight`` with the whole text less the excluded terms' words, so the flat part never
+rewards what the query excludes) and N_j the evidence for the j-th excluded term, both on a unit
+scale (below). Every other query is ranked
 flat, by the whole text: when a negation states a property of the answer ("an actor who is not
 American") the relevant passages often mention the negated concept, and penalising it hurts
 (measured on the ComLQ tuning split; see BENCHMARKS.md). ``exclusion`` (formerly ``hybrid``)
@@ -20,13 +21,18 @@ answer rather than the passages. A negated main verb ("directors who never won a
 that don't flow into the Atlantic") states a property of the answer: its cue is not an exclusion
 cue and the query is ranked flat.
 
-Unit scale: BM25 is divided by the text's best BM25 over the corpus; a cosine is used as is for P
-and clipped to [0, 1] for N. Over the hybrid scorer the two parts are mixed with their own weights
-(``pos_dense``, ``neg_dense``). The scale depends only on the query, so ``score`` gives any document
-the number ``rank`` gives it. Evidence entries add up exactly to the returned score.
+Unit scale: every score, BM25 or cosine, is divided by the text's best score over the corpus, so a
+document as close to an excluded term as any document is has N = 1 (N is clipped to [0, 1]).
+A short term's cosine with a passage rarely exceeds 0.5 with MiniLM; measured raw, against a tau
+meant for BM25's scale, a dense N never passed tau, and over the hybrid scorer no passage was
+penalised for a term that none of them spelled out. Over the hybrid scorer the two parts are mixed
+with their own weights (``pos_dense``, ``neg_dense``). The scale depends only on the query, so
+``score`` gives any document the number ``rank`` gives it. Evidence entries add up exactly to the
+returned score.
 
-Defaults (beta 0.2, tau 0.3, pos_dense 1, neg_dense 0.5, flat_weight 0.3) were chosen by
-``bench/tune_auto.py`` on the tuning splits only.
+Defaults (beta 0.4, tau 0.5, pos_dense 1, neg_dense 0.25, flat_weight 0.3) were chosen with
+``bench/tune_auto.py`` on the tuning splits only, among the settings whose penalty is strong enough
+for tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers").
 """
 
 from __future__ import annotations
@@ -126,10 +132,10 @@ class Exclusion(Composer):
 
     def __init__(
         self,
-        beta: float = 0.2,
+        beta: float = 0.4,
         pos_dense: float = 1.0,
-        neg_dense: float = 0.5,
-        tau: float = 0.3,
+        neg_dense: float = 0.25,
+        tau: float = 0.5,
         flat_weight: float = 0.3,
         depth: int = 100,
     ) -> None:
@@ -165,13 +171,9 @@ class Exclusion(Composer):
         parts = scorer_parts(scorer)
         lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
         if lexical is not None and dense is not None:  # the hybrid scorer: mix its parts
-            d = dense.score(texts, rows)
-            d = np.clip(d, 0.0, 1.0) if clip else d
-            return dense_w * d + (1.0 - dense_w) * _scaled(lexical, texts, rows)
-        if scorer.name == "dense":
-            d = scorer.score(texts, rows)
-            return np.clip(d, 0.0, 1.0) if clip else d
-        return _scaled(scorer, texts, rows)
+            d = _scaled(dense, texts, rows, clip)
+            return dense_w * d + (1.0 - dense_w) * _scaled(lexical, texts, rows, clip)
+        return _scaled(scorer, texts, rows, clip)
 
     def evidence(self, plan: Plan, scorer: Scorer, rows: np.ndarray) -> dict[str, np.ndarray]:
         """Per-part contributions for the given rows; they sum to the composed score."""
@@ -180,7 +182,8 @@ class Exclusion(Composer):
         out: dict[str, np.ndarray] = {}
         if plan.positive:
             w = self.flat_weight
-            pos = self._unit(scorer, [plan.positive, plan.text], rows, self.pos_dense, False)
+            rest = without_words(plan.text, plan.negated) or plan.positive
+            pos = self._unit(scorer, [plan.positive, rest], rows, self.pos_dense, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         neg = self._unit(scorer, list(plan.negated), rows, self.neg_dense, True)
         if self.tau > 0:  # only evidence above tau counts: a passing mention is not penalised
@@ -211,7 +214,8 @@ class Exclusion(Composer):
     def _candidates(self, plan: Plan, scorer: Scorer) -> np.ndarray:
         if not plan.positive:  # purely negative: every document qualifies
             return np.arange(scorer.n_docs, dtype=np.int64)
-        idx, _ = scorer.search([plan.positive, plan.text], max(self.depth, 1))
+        rest = without_words(plan.text, plan.negated) or plan.positive
+        idx, _ = scorer.search([plan.positive, rest], max(self.depth, 1))
         rows = np.unique(idx[idx >= 0])
         return rows.astype(np.int64)
 
@@ -239,9 +243,24 @@ class Auto(Exclusion):
     policy: ClassVar[str] = "cues"
 
 
-def _scaled(scorer: Scorer, texts: list[str], rows: np.ndarray) -> np.ndarray:
-    """Scores divided by each text's best score over the corpus (1 when that is not positive)."""
+def _scaled(scorer: Scorer, texts: list[str], rows: np.ndarray, clip: bool) -> np.ndarray:
+    """Scores divided by each text's best score over the corpus (1 when that is not positive);
+    with ``clip``, cut to [0, 1] (a negative cosine is no evidence)."""
     _, best = scorer.search(texts, 1)
     b = best[:, 0].astype(np.float32)
     b[~np.isfinite(b) | (b <= 0)] = 1.0
-    return scorer.score(texts, rows) / b[:, None]
+    out = scorer.score(texts, rows) / b[:, None]
+    return np.clip(out, 0.0, 1.0) if clip else out
+
+
+_WORD_OR_NOT = re.compile(r"\w+|\W+")
+
+
+def without_words(text: str, terms: tuple[str, ...] | list[str]) -> str:
+    """``text`` without the words of ``terms`` (case-insensitive), the rest kept as written:
+    the flat text of an exclusion query minus what it excludes. Empty when only spaces and
+    punctuation are left."""
+    drop = {w.lower() for t in terms for w in re.findall(r"\w+", t)}
+    kept = [p for p in _WORD_OR_NOT.findall(text) if p.lower() not in drop]
+    out = " ".join("".join(kept).split())
+    return out if re.search(r"\w", out) else ""

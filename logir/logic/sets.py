@@ -10,6 +10,10 @@ evaluation; ``depth`` defaults to 200). The lists are merged by the query's oper
 
 A term's list holds the documents it retrieved with a positive score: BM25 pads a top-k list with
 zero-score rows that match no token, and those are not retrieved (a cosine <= 0 is no match either).
+Nor is a document scoring below ``floor`` times the term's best score (default 0.6, chosen on the
+BoolQuestions tune split: nDCG@10 of ``bm25:sets`` 32.3 with no floor, 72.0 with it). Over a corpus
+not much larger than ``depth`` every document is in a dense or hybrid top list, with a small
+positive cosine, and ``a AND NOT b`` would then keep only what neither term is about.
 A NOT that is not subtracted from a positive sibling (``NOT a``, ``a OR NOT b``) needs a universe
 to take the complement in: here it is every row the searches returned (each term's top ``depth``
 and the flat query text's top ``depth``, padding included), the same rows as the fuzzy composer's
@@ -38,6 +42,7 @@ from logir.query import And, Not, Or, Query, Term, signed_terms
 from logir.query.reading import Reading
 
 DEFAULT_DEPTH = 200
+DEFAULT_FLOOR = 0.6
 
 
 @dataclass(frozen=True)
@@ -55,13 +60,16 @@ class Sets(Composer):
 
     name: ClassVar[str] = "sets"
     PARAMS: ClassVar[dict[str, Param]] = {
-        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH)
+        "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
+        "floor": Param("floor", float, minimum=0.0, maximum=1.0),
     }
 
-    def __init__(self, depth: int = DEFAULT_DEPTH) -> None:
+    def __init__(self, depth: int = DEFAULT_DEPTH, floor: float = DEFAULT_FLOOR) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
-        self.depth = depth
+        if not 0.0 <= floor <= 1.0:
+            raise ValueError(f"floor must be in [0, 1], got {floor}")
+        self.depth, self.floor = depth, floor
         self._results: StateCache[_Result] = StateCache()
 
     def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
@@ -102,8 +110,10 @@ class Sets(Composer):
         assert lists is not None
         m = len(cands.terms)
         # member[i, j]: universe row j is in term i's list (retrieved: a positive score, not
-        # top-k padding); every row of a list is in the universe
-        hit = (lists >= 0) & (top > 0)
+        # top-k padding, at least floor times the term's best); every row of a list is in the
+        # universe
+        best = np.maximum(top[:, :1], 0.0) if top.shape[1] else np.zeros((len(top), 1))
+        hit = (lists >= 0) & (top > 0) & (top >= self.floor * best)
         term_of, at = np.nonzero(hit)
         member_rows = np.zeros((m, len(universe)), dtype=bool)
         member_rows[term_of, np.searchsorted(universe, lists[term_of, at])] = True

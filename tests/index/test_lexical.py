@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import bm25s
 import numpy as np
 import pytest
@@ -147,7 +149,8 @@ def test_without_stemming_or_stop_words() -> None:
     assert s.match_set("dog").tolist() == [0, 6]
 
 
-def test_tokenize_equals_bm25s() -> None:
+def test_two_plus_tokenizer_equals_bm25s() -> None:
+    # indexes built before the ``words`` tokenizer keep bm25s's own tokens
     texts = [
         '"Brother of Moses" AND NOT "Egypt\'s priests"',
         "Ça va? Über STRASSE running runs 123 a1 x y",
@@ -155,12 +158,55 @@ def test_tokenize_equals_bm25s() -> None:
         "the of a",
     ]
     for stemmer, stopwords in (("english", "en"), (None, None), ("english", None)):
-        s = BM25Scorer.build(CORPUS, stemmer=stemmer, stopwords=stopwords)
+        s = BM25Scorer.build(CORPUS, stemmer=stemmer, stopwords=stopwords, tokenizer="two_plus")
         stem = Stemmer.Stemmer(stemmer) if stemmer else None
         ref = bm25s.tokenize(
             texts, stopwords=stopwords, stemmer=stem, return_ids=False, show_progress=False
         )
         assert s.tokenize(texts) == ref
+
+
+def test_words_tokenizer_keeps_single_letters_and_digits() -> None:
+    s = BM25Scorer.build(CORPUS)
+    assert s.params["tokenizer"] == "words"
+    assert s.tokenize(["Vitamin D", "hepatitis C", "Type 1 diabetes", "a B12 of the"]) == [
+        ["vitamin", "d"],
+        ["hepat", "c"],
+        ["type", "1", "diabet"],
+        ["b12"],  # stop words ("a", "of", "the") are still dropped
+    ]
+    # possessive "'s" dropped, an inner apostrophe joins, hyphens split
+    assert s.tokenize(["Nolan's films don\u2019t O'Brien sci-fi"]) == [
+        ["nolan", "film", "dont", "obrien", "sci", "fi"]
+    ]
+
+
+def test_single_letters_tell_documents_apart() -> None:
+    docs = [
+        "Hepatitis B is a liver infection.",
+        "Hepatitis C is a liver infection treated by pills.",
+    ]
+    s = BM25Scorer.build(docs)
+    assert s.search(["hepatitis C"], 1)[0][0, 0] == 1
+    assert s.match_set("hepatitis C").tolist() == [1]
+    # an index built with the older tokenizer keeps its own tokens (no "c" in its vocabulary)
+    old = BM25Scorer.build(docs, tokenizer="two_plus")
+    assert old.match_set("hepatitis C").tolist() == [0, 1]
+
+
+def test_tokenizer_survives_save_and_load(tmp_path) -> None:
+    for name in ("words", "two_plus"):
+        BM25Scorer.build(CORPUS, tokenizer=name).save(tmp_path / name)
+        loaded = BM25Scorer.load(tmp_path / name)
+        assert loaded.params["tokenizer"] == name
+    # an index saved before the parameter existed reads as the older tokenizer
+    pfile = tmp_path / "two_plus" / "logir_bm25.json"
+    params = json.loads(pfile.read_text())
+    del params["tokenizer"]
+    pfile.write_text(json.dumps(params))
+    assert BM25Scorer.load(tmp_path / "two_plus").tokenize(["vitamin D"]) == [["vitamin"]]
+    with pytest.raises(LogirError, match="unknown BM25 tokenizer"):
+        BM25Scorer.build(CORPUS, tokenizer="chars")
 
 
 @pytest.mark.parametrize("method", ["lucene", "bm25+"])
