@@ -323,5 +323,3 @@ def _sorted_vocabulary(docs: list[list[str]]) -> Any:
 
     vocab = {tok: i for i, tok in enumerate(sorted({t for doc in docs for t in doc}))}
     return Tokenized(ids=[[vocab[t] for t in doc] for doc in docs], vocab=vocab)
-
-
