@@ -117,6 +117,11 @@ CASES: list[tuple[str, Query]] = [
         "What about Mark Scholes's career excluding Carlton, Victoria?",
         And(T("What about Mark Scholes's career"), Not(T("Carlton, Victoria"))),
     ),
+    # two properties of one head, one of them negated
+    (
+        "laptops for programming that are light but not expensive",
+        And(T("laptops for programming"), T("light"), Not(T("expensive"))),
+    ),
     # a frame around the question: its negation is the fact asked
     ("Is it true that bats are not blind?", T("bats are not blind")),
     # neither / nor

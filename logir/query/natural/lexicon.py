@@ -43,6 +43,7 @@ DISJUNCTION_OR = "disjunction:or"
 DISJUNCTION_EITHER_OR = "disjunction:either-or"
 CONJUNCTION_BOTH_AND = "conjunction:both-and"
 CONJUNCTION_NOT_ONLY = "conjunction:not-only-but-also"
+CONJUNCTION_PROPERTIES = "conjunction:properties"
 FRAME_DROPPED = "frame:dropped"
 CONJUNCTION_LIST = "conjunction:list"
 LIST_HEADER_DROPPED = "list:header-dropped"
@@ -77,6 +78,7 @@ CUE_NAMES: tuple[str, ...] = (
     DISJUNCTION_EITHER_OR,
     CONJUNCTION_BOTH_AND,
     CONJUNCTION_NOT_ONLY,
+    CONJUNCTION_PROPERTIES,
     CONJUNCTION_LIST,
     LIST_HEADER_DROPPED,
     FRAME_DROPPED,

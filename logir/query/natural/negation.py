@@ -11,6 +11,7 @@ from logir.query.ast import Not, Query
 from logir.query.natural.build import Builder
 from logir.query.natural.lexicon import (
     AUX,
+    CONJUNCTION_PROPERTIES,
     CUES,
     EXCLUDING_CUES,
     LEAD_QUESTION,
@@ -312,7 +313,8 @@ _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
 
 @dataclass
 class Clause:
-    """A clause split into its positive view and negated concepts."""
+    """A clause split into its positive view and its other conjuncts: the negated concepts (and a
+    property split off before ``but not``)."""
 
     positive: View
     negated: list[Query]
@@ -326,6 +328,7 @@ def negations(v: View, b: Builder) -> Clause:
     hits = _find_hits(text, allow_verbal, max(4, _CUE_WORK // max(1, len(text))))
     cuts: list[tuple[int, int]] = []
     negated: list[Query] = []
+    conjuncts: list[Query] = []  # positive terms split off the clause
     used: list[str] = []
     for h in hits:
         b.check()
@@ -350,6 +353,19 @@ def negations(v: View, b: Builder) -> Clause:
         ):
             continue  # excluding what the query also asks for would defeat it
         cuts = trial
+        short = len(text.split()) <= _PROPERTY_MAX_WORDS  # a category, not a long question
+        prop = (
+            _PROPERTY_END.search(text, 0, h.cue_start)
+            if h.name == NEGATION_BUT_NOT and short
+            else None
+        )
+        if prop and has_content(text[: prop.start()]):
+            # "laptops that are light but not expensive": two properties of one head
+            t = b.term(v.cut(prop.start(1), prop.end(1)))
+            if t is not None:
+                cuts = [*cuts, (prop.start(), prop.end())]
+                conjuncts.append(t)
+                used.append(CONJUNCTION_PROPERTIES)
         for c in concepts:
             c = _borrow_head(v.without(cuts).trim(), c, h.name)
             t = b.term(c)
@@ -359,7 +375,15 @@ def negations(v: View, b: Builder) -> Clause:
     for name in used:
         b.cue(name)
     positive = v.without(cuts).trim() if cuts else v.trim()
-    return Clause(positive, negated, bool(negated))
+    return Clause(positive, [*conjuncts, *negated], bool(negated))
+
+
+_PROPERTY_MAX_WORDS = 12
+# "... that are light" right before "but not": a one-word property (two words would more often be
+# a phrase of its own: "deemed effective").
+_PROPERTY_END = re.compile(
+    r"\s+(?:that|which|who)\s+(?:is|are|was|were)\s+([^\W\d_][\w-]*)[\s,]*$", re.I
+)
 
 
 _PREP_START = re.compile(
