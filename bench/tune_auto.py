@@ -6,7 +6,9 @@ For every configuration of the grid it evaluates `RETRIEVER:auto,...` on the tun
 dataset and prints nDCG@10 and PairAcc (``--limit`` keeps the first N tune queries of each
 dataset, for a quick look). Selection: among the configurations where no ComLQ query
 type falls more than one point below flat, the best mean over datasets of (nDCG@10 + PairAcc where
-defined). Test splits are never read.
+defined); where no configuration meets the ComLQ rule, the best over all. Test splits are never
+read. Issue 12 chose its defaults from this script's printout by hand, keeping only settings that
+also pass tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers").
 """
 
 from __future__ import annotations
