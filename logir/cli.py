@@ -364,7 +364,12 @@ def eval_cmd(
     ],
     data: Annotated[Path | None, typer.Option("--data", help="Where the dataset lives.")] = None,
     system: Annotated[
-        list[str], typer.Option("--system", "-s", help="RETRIEVER[:COMPOSER], repeatable.")
+        list[str],
+        typer.Option(
+            "--system",
+            "-s",
+            help="RETRIEVER[:COMPOSER][+reader=DIR,depth=N,weight=W], repeatable.",
+        ),
     ] = None,  # type: ignore[assignment]
     runs_dir: Annotated[Path | None, typer.Option(help="Write one TREC run per system.")] = None,
     out_json: Annotated[

@@ -133,16 +133,20 @@ class Searcher:
 
             self.reader = load_reader(rerank.reader)
 
-    def second_stage(self, composer: Composer) -> Composer:
-        """``composer`` wrapped by the reader when this searcher reranks, else itself."""
-        if self.rerank is None or self.reader is None:
+    def second_stage(
+        self, composer: Composer, rerank: bool | RerankSettings = True
+    ) -> Composer:
+        """``composer`` wrapped by the reader when this searcher reranks (and ``rerank`` is not
+        False; settings given as ``rerank`` set the depth and weight), else itself."""
+        if self.rerank is None or self.reader is None or rerank is False:
             return composer
+        settings = self.rerank if rerank is True else rerank
         from logir.index.store import corpus_texts
         from logir.rerank import Reranked
 
         if self._passages is None:
             self._passages = corpus_texts(self.index.docs)
-        return Reranked(composer, self.reader, self.rerank, self._passages)
+        return Reranked(composer, self.reader, settings, self._passages)
 
     def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
         """The retriever's name and its scorer (loaded once)."""
@@ -170,17 +174,20 @@ class Searcher:
         k: int = 10,
         composer: str | Composer = "auto",
         retriever: str | None = None,
+        rerank: bool | RerankSettings = True,
     ) -> SearchResult:
         """Rank the index for ``query`` (a text, read in ``mode``, or a Reading already made)
         with ``composer`` (a spec such as ``fuzzy,and=min``, or a built composer) over
-        ``retriever``; at most ``k`` hits."""
+        ``retriever``; at most ``k`` hits. A searcher with a reader rereads the top hits unless
+        ``rerank`` is False; settings given as ``rerank`` change its depth and weight for this
+        search (the reader stays the one loaded)."""
         from logir.logic import get_composer
         from logir.logic.applied import applied
         from logir.search import search_hits
 
         first = get_composer(composer) if isinstance(composer, str) else composer
         spec = composer if isinstance(composer, str) else first.name
-        comp = self.second_stage(first)
+        comp = self.second_stage(first, rerank)
         name, scorer = self.scorer(retriever)
         reading = query if isinstance(query, Reading) else self.read(query, mode)
         ranking, rows = search_hits(self.index, scorer, comp, reading, k)

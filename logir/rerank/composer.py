@@ -95,7 +95,7 @@ class Reranked(Composer):
         inner = self.inner.explain(reading)
         s = self.settings
         line = (
-            f"reranked: the top {s.depth} reread by the reader {s.reader}; final score = "
+            f"reranked: the top {s.depth} reread by the reader {s.reader.name!r}; final score = "
             f"{1 - s.weight:g} x first-stage score (min-max over the top {s.depth}) + "
             f"{s.weight:g} x sigmoid(reader score); hits below rank {s.depth} keep the "
             "first-stage order, shifted by -1"

@@ -12,7 +12,7 @@ __future__ import annotations`` here: FastAPI reads the endpoints' body types at
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from logir.index.store import Index, open_index
 from logir.logic import Composer, composers, get_composer
 from logir.logic.registry import additive_composers, uses_llm
 from logir.query import Not, Query, Reading, Term, negated_terms, read, terms, to_dict
+from logir.rerank.settings import RerankSettings
 from logir.searcher import Searcher
 from logir.serve import errors
 from logir.serve.auth import BearerAuth
@@ -71,8 +72,9 @@ class Engine:
     """The opened index (a :class:`~logir.searcher.Searcher`), the lock that guards its scorers
     and the worker that runs the requests' work (``run``)."""
 
-    def __init__(self, index: Index, limits: Limits) -> None:
-        self.searcher = Searcher(index)
+    def __init__(self, index: Index, limits: Limits, rerank: RerankSettings | None = None) -> None:
+        self.searcher = Searcher(index, rerank=rerank)  # the reader, if any, loads here once
+        self.rerank = rerank
         self.index = index
         self.limits = limits
         self.lock = threading.Lock()
@@ -105,13 +107,46 @@ class Engine:
             reading = self.read(text, mode)
         return _reading(reading)
 
+    def rerank_for(
+        self, wanted: bool | None, depth: int | None, weight: float | None
+    ) -> RerankSettings | None:
+        """The second stage one request asks for: the server's reader with the request's depth
+        and weight, or None (no reader, or ``rerank: false``); a reranking field sent to a
+        server without a reader is refused."""
+        if self.rerank is None:
+            if wanted or depth is not None or weight is not None:
+                raise LogirError(
+                    "fields 'rerank', 'rerank_depth', 'rerank_weight': this server has no "
+                    "reader (start it with logir serve --rerank DIR)"
+                )
+            return None
+        if wanted is False:
+            return None
+        return replace(
+            self.rerank,
+            depth=self.rerank.depth if depth is None else depth,
+            weight=self.rerank.weight if weight is None else weight,
+        )
+
     def search(
-        self, text: str, mode: str, spec: str, k: int, retriever: str | None, composer: Composer
+        self,
+        text: str,
+        mode: str,
+        spec: str,
+        k: int,
+        retriever: str | None,
+        composer: Composer,
+        rerank: RerankSettings | None = None,
     ) -> dict[str, Any]:
-        """One search with ``composer``, the one ``spec`` names (built before queueing)."""
+        """One search with ``composer``, the one ``spec`` names (built before queueing), its
+        top hits reread by the reader when ``rerank`` says how."""
         with self.lock:
             found = self.searcher.search(
-                self.read(text, mode), k=k, composer=composer, retriever=retriever
+                self.read(text, mode),
+                k=k,
+                composer=composer,
+                retriever=retriever,
+                rerank=rerank if rerank is not None else False,
             )
         return {
             **_reading(found.reading),
@@ -123,8 +158,15 @@ class Engine:
             **found.applied.to_dict(),
             "evidence_is_additive": found.additive,
             "explanation": found.explanation,
+            "rerank": _settings(rerank),
             "hits": [h.to_dict() for h in found.hits],
         }
+
+
+def _settings(rerank: RerankSettings | None) -> dict[str, Any] | None:
+    if rerank is None:
+        return None
+    return {"reader": rerank.reader.name, "depth": rerank.depth, "weight": rerank.weight}
 
 
 def _json(model: type[BaseModel], content: dict[str, Any]) -> Response:
@@ -148,15 +190,20 @@ def _reading(r: Reading) -> dict[str, Any]:
 
 
 def create_app(
-    index_dir: str | Path, *, token: str | None = None, limits: Limits | None = None
+    index_dir: str | Path,
+    *,
+    token: str | None = None,
+    limits: Limits | None = None,
+    rerank: RerankSettings | None = None,
 ) -> FastAPI:
     """The app serving the index at ``index_dir`` (opened once; LogirError when it is not one).
 
-    With ``token`` every route but ``/healthz``, the pages, their assets and the API docs needs
-    ``Authorization: Bearer TOKEN``.
+    With ``rerank`` a trained reader (loaded now, once) rereads every search's top hits; a
+    request may change the depth and weight or turn it off. With ``token`` every route but
+    ``/healthz``, the pages, their assets and the API docs needs ``Authorization: Bearer TOKEN``.
     """
     limits = limits or Limits()
-    engine = Engine(open_index(index_dir), limits)
+    engine = Engine(open_index(index_dir), limits, rerank)
     ParseRequest, SearchRequest = request_models(limits)
     app = FastAPI(
         title="logir",
@@ -195,6 +242,7 @@ def create_app(
             "additive_composers": [n for n in additive_composers() if n in offered],
             "limits": asdict(limits),
             "auth": bool(token),
+            "rerank": _settings(rerank),
         }
 
     @app.post("/parse", response_model=ParseResponse, responses=_ERRORS, tags=["query"])
@@ -205,7 +253,9 @@ def create_app(
 
     @app.post("/search", response_model=SearchResponse, responses=_ERRORS, tags=["query"])
     async def search(body: SearchRequest) -> Response:  # type: ignore[valid-type]
-        """Rank the documents for a query; each hit carries the evidence of each part."""
+        """Rank the documents for a query; each hit carries the evidence of each part. On a
+        server started with a reader (logir serve --rerank DIR) the top hits are reread by it
+        and each hit's evidence holds the first-stage and reader parts of its final score."""
         b: Any = body
         if uses_llm(b.composer):
             raise LogirError(
@@ -213,9 +263,10 @@ def create_app(
                 f"with an LLM, and this server has no LLM endpoint; it offers: {', '.join(offered)}"
             )
         composer = get_composer(b.composer)  # a bad spec is answered at once, without queueing
+        second = engine.rerank_for(b.rerank, b.rerank_depth, b.rerank_weight)
 
         def work() -> Response:
-            found = engine.search(b.query, b.mode, b.composer, b.k, b.retriever, composer)
+            found = engine.search(b.query, b.mode, b.composer, b.k, b.retriever, composer, second)
             return _json(SearchResponse, found)
 
         return await engine.run(work)

@@ -14,8 +14,10 @@ from typing import Annotated, Any
 
 import typer
 
+from logir.cli_options import RerankDepthOpt, RerankOpt, RerankWeightOpt, rerank_settings
 from logir.errors import LogirError
 from logir.limits import MAX_K
+from logir.rerank.settings import DEFAULT_DEPTH, DEFAULT_WEIGHT
 from logir.serve.net import check_port, read_token
 
 DEFAULT_TOKEN_ENV = "LOGIR_SERVE_TOKEN"
@@ -79,8 +81,13 @@ def serve_cmd(
         typer.Option(help="Seconds an idle keep-alive connection stays open.", min=0.1, max=600),
     ] = KEEP_ALIVE_S,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    rerank: RerankOpt = None,
+    rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
+    rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
 ) -> None:
-    """Serve the search API and the search explorer for an index."""
+    """Serve the search API and the search explorer for an index (with --rerank, a trained
+    reader, loaded once at start, rereads every search's top hits)."""
+    settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     try:
         import uvicorn
 
@@ -102,7 +109,7 @@ def serve_cmd(
         body_timeout_s=body_timeout,
         max_waiting=max_waiting,
     )
-    app = create_app(index_dir, token=token, limits=limits)
+    app = create_app(index_dir, token=token, limits=limits, rerank=settings)
     if not token and not _is_loopback(host):
         print(
             f"warning: serving on {host} without a bearer token; anyone who can reach it can "

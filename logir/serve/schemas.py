@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from logir.limits import k_problem
 from logir.logic.applied import AppliedKind
+from logir.rerank.settings import MAX_RERANK_DEPTH
 from logir.search import SEARCH_RETRIEVERS
 from logir.serve.limits import Limits
 
@@ -74,6 +75,30 @@ def request_models(limits: Limits) -> tuple[type[BaseModel], type[BaseModel]]:
             "has bm25 and dense, else its first retriever.",
         )
 
+        rerank: bool | None = Field(
+            None,
+            strict=True,
+            description="On a server started with a reader (logir serve --rerank DIR): false "
+            "ranks by the first stage alone; by default its reader rereads the top hits. Refused "
+            "(400) by a server without a reader.",
+        )
+        rerank_depth: int | None = Field(
+            None,
+            ge=1,
+            le=MAX_RERANK_DEPTH,
+            strict=True,
+            description=f"First-stage hits the reader rereads, 1 to {MAX_RERANK_DEPTH} "
+            "(default: the server's --rerank-depth).",
+        )
+        rerank_weight: float | None = Field(
+            None,
+            ge=0.0,
+            le=1.0,
+            allow_inf_nan=False,
+            description="The reader's share of the final score, 0 to 1; 0 keeps the "
+            "first-stage order (default: the server's --rerank-weight).",
+        )
+
         @field_validator("k")
         @classmethod
         def _k_in_range(cls, value: int) -> int:
@@ -116,6 +141,12 @@ class Hit(BaseModel):
     )
 
 
+class Rerank(BaseModel):
+    reader: str = Field(description="The name of the reader folder the server loaded.")
+    depth: int = Field(description="First-stage hits reread.")
+    weight: float = Field(description="The reader's share of the final score.")
+
+
 class SearchResponse(ParseResponse):
     composer: str
     retriever: str
@@ -144,6 +175,13 @@ class SearchResponse(ParseResponse):
         description="What `logir search --explain` prints: the form ranked by, what the composer "
         "decided for this query and why, what the evidence numbers mean."
     )
+    rerank: Rerank | None = Field(
+        description="The second stage that reread the top hits (null: the first stage alone). "
+        "Then each hit's evidence holds 'first stage' ((1 - weight) x the first-stage score "
+        "min-max normalised over the top depth), 'reader' (weight x sigmoid of the reader's "
+        "score) and 'below the reranked top N' (-1 for hits below depth, which keep the "
+        "first-stage order); they add up to the score."
+    )
     hits: list[Hit]
 
 
@@ -163,3 +201,6 @@ class Info(BaseModel):
     additive_composers: list[str]
     limits: dict[str, int | float]
     auth: bool
+    rerank: Rerank | None = Field(
+        description="The reader that rereads each search's top hits (null: none)."
+    )
