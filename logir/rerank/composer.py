@@ -10,19 +10,23 @@ from typing import Any
 import numpy as np
 
 from logir.index.base import Scorer
-from logir.logic.contract import Composer
+from logir.logic.contract import Composer, StateCache
 from logir.logic.ranking import Ranking
 from logir.query.reading import Reading
 from logir.rerank.mix import Scale, mix_below, mix_top, total
 from logir.rerank.reader import InferenceReader
 from logir.rerank.settings import RerankSettings
 
+Top = tuple[np.ndarray, dict[str, np.ndarray], Scale]
+"""A query's reranked top N: its rows (first-stage order), their score parts, the scale."""
+
 
 class Reranked(Composer):
     """``inner``'s ranking with its top ``settings.depth`` hits reordered by the mix of their
     first-stage score and ``reader``'s score of (query text, passage) (``passages``: the text of
     each document row). Each hit's evidence holds the parts of its final score, which add up to
-    it."""
+    it. The top N of each query ranked is kept (a bounded cache), so that ``score`` gives a row
+    the very number ``rank`` gave it."""
 
     additive = True
 
@@ -40,46 +44,45 @@ class Reranked(Composer):
         self.name = f"{inner.name}+reader"
         self.reads_logical_form = inner.reads_logical_form  # type: ignore[misc]
         self.uses_llm = inner.uses_llm  # type: ignore[misc]
-
-    def rank(self, readings: Sequence[Reading | str], scorer: Scorer, k: int) -> list[Ranking]:
-        """As the inner composer reads them (its own ``rank`` turns texts into Readings)."""
-        return self._rerank(
-            self.inner.rank(readings, scorer, max(k, self.settings.depth)), readings, k
-        )
+        self._tops: StateCache[Top] = StateCache()
 
     def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
-        return self.rank(readings, scorer, k)
+        deeper = self.inner.rank(readings, scorer, max(k, self.settings.depth))
+        out = []
+        for reading, ranking in zip(readings, deeper, strict=True):
+            valid = ranking.valid()
+            top = self._top(reading, valid)
+            self._tops.put(scorer, _key(reading), top)
+            out.append(self._one(valid, top, k))
+        return out
 
-    def _rerank(
-        self, rankings: list[Ranking], readings: Sequence[Reading | str], k: int
-    ) -> list[Ranking]:
-        return [
-            self._one(_text(reading), ranking.valid(), k)
-            for reading, ranking in zip(readings, rankings, strict=True)
-        ]
-
-    def _top(self, text: str, ranking: Ranking) -> tuple[np.ndarray, dict[str, np.ndarray], Scale]:
+    def _top(self, reading: Reading, ranking: Ranking) -> Top:
         """The top N's rows, their score parts, and the first stage's scale."""
         n = min(self.settings.depth, len(ranking))
         rows, first = ranking.doc_idx[:n], ranking.scores[:n]
         scale = Scale.of(np.asarray(first, np.float64))
-        read = self.reader.score(text, [self.passages[int(i)] for i in rows])
+        read = self.reader.score(reading.text, [self.passages[int(i)] for i in rows])
         return rows, mix_top(first, read, scale, self.settings.weight), scale
 
-    def _one(self, text: str, ranking: Ranking, k: int) -> Ranking:
-        rows, top, scale = self._top(text, ranking)
+    def _one(self, ranking: Ranking, top: Top, k: int) -> Ranking:
+        rows, parts_top, scale = top
         n = len(rows)
-        order = np.argsort(-total(top), kind="stable")  # ties keep the first-stage order
+        order = np.argsort(-total(parts_top), kind="stable")  # ties keep the first-stage order
         below = mix_below(ranking.scores[n:], scale)
-        parts = {key: np.concatenate([top[key][order], below[key]])[:k] for key in top}
+        parts = {key: np.concatenate([parts_top[key][order], below[key]])[:k] for key in parts_top}
         doc_idx = np.concatenate([rows[order], ranking.doc_idx[n:]])[:k]
         return Ranking(doc_idx, total(parts), parts, ranking.logical_form)
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
         """The final score each row gets in ``rank``: mixed in the top N, shifted below it."""
-        ranking = self.inner.rank([reading], scorer, self.settings.depth)[0].valid()
-        rows, top, scale = self._top(reading.text, ranking)
-        final = total(top)
+        found, _ = self._tops.split([_key(reading)], scorer)
+        top = found.get(_key(reading))
+        if top is None:
+            ranking = self.inner.rank([reading], scorer, self.settings.depth)[0].valid()
+            top = self._top(reading, ranking)
+            self._tops.put(scorer, _key(reading), top)
+        rows, parts_top, scale = top
+        final = total(parts_top)
         where = {int(r): i for i, r in enumerate(rows)}
         out = np.zeros(len(doc_idx), np.float64)
         rest = [j for j, r in enumerate(doc_idx) if int(r) not in where]
@@ -106,5 +109,5 @@ class Reranked(Composer):
         return self.inner.stats()
 
 
-def _text(reading: Reading | str) -> str:
-    return reading.text if isinstance(reading, Reading) else reading
+def _key(reading: Reading) -> tuple[str, str]:
+    return reading.text, str(reading.query)
