@@ -68,7 +68,8 @@ class SearchResult:
     what the evidence numbers under each hit mean. ``applied`` says what the composer applied to
     this query (``flat``, ``exclude``, ``logic`` or ``rewrite``) and why: ``auto`` ranks some
     queries flat although their logical form has a NOT. ``warnings`` holds what a user should see
-    even without asking (a query that looked like logir syntax but did not parse).
+    even without asking (a query that looked like logir syntax but did not parse). ``rerank``
+    holds the second stage's settings when a reader reread the top hits.
     """
 
     reading: Reading
@@ -81,6 +82,7 @@ class SearchResult:
     explanation: list[str]
     warnings: list[str]
     applied: Applied
+    rerank: RerankSettings | None = None
 
     @property
     def logical_form(self) -> str | None:
@@ -97,6 +99,7 @@ class SearchResult:
             "logical_form": self.logical_form,
             **self.applied.to_dict(),
             "notes": list(self.reading.notes),
+            **({"rerank": self.rerank.to_dict()} if self.rerank is not None else {}),
             "hits": [h.to_dict() for h in self.hits],
         }
 
@@ -133,9 +136,7 @@ class Searcher:
 
             self.reader = load_reader(rerank.reader)
 
-    def second_stage(
-        self, composer: Composer, rerank: bool | RerankSettings = True
-    ) -> Composer:
+    def second_stage(self, composer: Composer, rerank: bool | RerankSettings = True) -> Composer:
         """``composer`` wrapped by the reader when this searcher reranks (and ``rerank`` is not
         False; settings given as ``rerank`` set the depth and weight), else itself."""
         if self.rerank is None or self.reader is None or rerank is False:
@@ -183,6 +184,7 @@ class Searcher:
         search (the reader stays the one loaded)."""
         from logir.logic import get_composer
         from logir.logic.applied import applied
+        from logir.rerank import Reranked
         from logir.search import search_hits
 
         first = get_composer(composer) if isinstance(composer, str) else composer
@@ -203,6 +205,7 @@ class Searcher:
             explanation=_explain(comp, reading, ranking),
             warnings=_warnings(comp, reading),
             applied=applied(first, reading),
+            rerank=comp.settings if isinstance(comp, Reranked) else None,
         )
 
 

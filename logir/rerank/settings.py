@@ -47,6 +47,11 @@ class RerankSettings:
         object.__setattr__(self, "reader", Path(self.reader))
         object.__setattr__(self, "weight", float(weight))
 
+    def to_dict(self) -> dict[str, str | int | float]:
+        """``{"reader": the folder's name, "depth": N, "weight": W}`` (what a JSON answer shows;
+        the folder's name, not its path)."""
+        return {"reader": self.reader.name, "depth": self.depth, "weight": self.weight}
+
     @property
     def spec(self) -> str:
         """The ``DIR,depth=N,weight=W`` spelling of these settings."""

@@ -166,7 +166,7 @@ class Engine:
 def _settings(rerank: RerankSettings | None) -> dict[str, Any] | None:
     if rerank is None:
         return None
-    return {"reader": rerank.reader.name, "depth": rerank.depth, "weight": rerank.weight}
+    return rerank.to_dict()
 
 
 def _json(model: type[BaseModel], content: dict[str, Any]) -> Response:

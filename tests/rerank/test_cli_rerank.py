@@ -17,6 +17,12 @@ def test_search_rerank_explains_both_stages(index_dir: Path, reader_dir: Path) -
     assert "first stage" in proc.stdout and "reader" in proc.stdout
     plain = json.loads(logir(*args, "--json").stdout)
     weightless = logir(*args, "--json", "--rerank", str(reader_dir), "--rerank-weight", "0")
+    assert json.loads(weightless.stdout)["rerank"] == {
+        "reader": "tiny-reader",
+        "depth": 30,
+        "weight": 0.0,
+    }
+    assert "rerank" not in plain
     assert [h["id"] for h in json.loads(weightless.stdout)["hits"]] == [
         h["id"] for h in plain["hits"]
     ]
