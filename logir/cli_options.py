@@ -62,6 +62,8 @@ def bm25_params(k1: float | None, b: float | None) -> dict[str, float]:
             raise LogirError(f"--bm25-b must be a number from 0 to 1, got {b}")
         params["b"] = b
     return params
+
+
 RerankOpt = Annotated[
     Path | None,
     typer.Option(
