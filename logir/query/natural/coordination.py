@@ -98,6 +98,12 @@ _MODIFIER = re.compile(
 _WORD_TOKEN = re.compile(r"[^\W_]+(?:['\u2019.\-][^\W_]+)*|[^\w\s]")
 
 
+_MODIFIER_WORD = re.compile(
+    r"(?:ing|ed|al|ic|ive|ous|ful|less|ian|ese|ish|ern|ary|able|ible|ant|ent)\W*$", re.I
+)
+"""The ending of a one-word alternative that modifies what follows (``electric``, ``treating``)."""
+
+
 def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
     """``aspirin or statins for stroke prevention``: the last alternative took the shared tail
     (the explicit forms run it to the end of the clause); give it back when the others are
@@ -106,6 +112,19 @@ def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
         return cores, tail
     last = cores[-1]
     width = max(len(c.text.split()) for c in cores[:-1])
+    words = list(_WORD_TOKEN.finditer(last.text))
+    if (
+        width == 1
+        and all(_MODIFIER_WORD.search(c.text) for c in cores[:-1])
+        and len(words) > 1
+        and not _MODIFIER.fullmatch(words[1].group())
+        and not last.text[:1].isupper()
+    ):
+        # "preventing or treating peanut allergy", "electric or hybrid SUVs": the words after
+        # the last alternative's first word are shared by every alternative (not after a noun:
+        # "coffee or green tea")
+        shared = last.cut(words[1].start(), len(last.text))
+        return [c.join(shared) for c in cores[:-1]] + [last], tail
     for i, m in enumerate(_WORD_TOKEN.finditer(last.text)):
         if i > width:
             break

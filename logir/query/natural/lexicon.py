@@ -132,6 +132,7 @@ MENTION_VERB = (
     r"|address(?:ing)?|involv(?:e|es|ing)|relat(?:e|es|ing)\s+to|focus(?:ing)?\s+on"
     r"|describ(?:e|ing)|go(?:ing)?\s+into|delv(?:e|ing)\s+into|dwell(?:ing)?\s+on"
     r"|get(?:ting)?\s+into|cit(?:e|ing)|consider(?:ing)?|be\s+about|being\s+about"
+    r"|contain(?:s|ing)?|featur(?:e|es|ing)"
 )
 
 
@@ -322,6 +323,7 @@ _BARE_NOT_TOPIC = re.compile(
     r"|by|a|an|the|any|of)\b",
     re.I,
 )
+_MENTION_START = re.compile(rf"\s*(?:{MENTION_VERB})\b", re.I)
 _AUX_WORD = re.compile(rf"\b(?:{AUX})\b", re.I)
 # A negation whose kind its cue leaves open: the words after it decide.
 _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
@@ -339,6 +341,8 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
     spicy``), unless the text ``before`` it holds an auxiliary (``did Subaru not acknowledge``,
     ``is the source not identified``: a question about a predicate).
     """
+    if name == NEGATION_PREDICATE and _MENTION_START.match(negated):
+        return NEGATION_DONT_MENTION  # "dishes that don't contain meat": without meat
     if name not in _OPEN_KINDS:
         return name
     first = _WORD_AT.match(negated)
