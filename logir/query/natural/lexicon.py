@@ -49,7 +49,7 @@ CONJUNCTION_LIST = "conjunction:list"
 LIST_HEADER_DROPPED = "list:header-dropped"
 CLAUSES_UNION = "clauses:union"
 
-CUE_NAMES: tuple[str, ...] = (
+EXCLUDING: tuple[str, ...] = (
     NEGATION_PARENTHETICAL,
     NEGATION_NEITHER_NOR,
     NEGATION_IN_ADDITION_TO,
@@ -64,12 +64,16 @@ CUE_NAMES: tuple[str, ...] = (
     NEGATION_BUT_NOT,
     NEGATION_COMMA_NOT,
     NEGATION_COPULA,
-    NEGATION_PREDICATE,
     NEGATION_NOT,
     NEGATION_NO,
     NEGATION_MINUS,
     NEGATION_DISLIKE,
     NEGATION_FREE,
+)
+
+CUE_NAMES: tuple[str, ...] = (
+    *EXCLUDING,
+    NEGATION_PREDICATE,
     NEGATION_NON_WORD,
     NEGATION_LIST_ITEM,
     TEMPLATE_THAT_ARE_ALSO,
@@ -86,29 +90,7 @@ CUE_NAMES: tuple[str, ...] = (
 )
 """Every name :attr:`Decomposition.cues` may hold."""
 
-EXCLUDING_CUES: frozenset[str] = frozenset(
-    {
-        NEGATION_PARENTHETICAL,
-        NEGATION_NEITHER_NOR,
-        NEGATION_IN_ADDITION_TO,
-        NEGATION_FRONTED_EXCEPTION,
-        NEGATION_EXCEPTION,
-        NEGATION_REFRAIN,
-        NEGATION_NOTHING_ABOUT,
-        NEGATION_NO_MENTION,
-        NEGATION_WITHOUT,
-        NEGATION_UNRELATED,
-        NEGATION_DONT_MENTION,
-        NEGATION_BUT_NOT,
-        NEGATION_COMMA_NOT,
-        NEGATION_COPULA,
-        NEGATION_NOT,
-        NEGATION_NO,
-        NEGATION_MINUS,
-        NEGATION_DISLIKE,
-        NEGATION_FREE,
-    }
-)
+EXCLUDING_CUES: frozenset[str] = frozenset(EXCLUDING)
 """Negation cues that exclude a topic: passages about the negated concept are unwanted."""
 
 PREDICATE_CUES: frozenset[str] = frozenset({NEGATION_PREDICATE, NEGATION_LIST_ITEM})
