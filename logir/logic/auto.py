@@ -49,6 +49,7 @@ from logir.limits import MAX_DEPTH
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
 from logir.query import natural as cues
+from logir.query.natural.claim import is_claim
 from logir.query.reading import Reading
 
 #: decomposition cues (logir.query.natural) that mark the exclusion of a topic from the answer: a
@@ -101,6 +102,9 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
             return Plan("flat", text, logical_form=form, why=why)
         if ENTITY_QUESTION.match(text):
             why = "an entity-seeking question: its negation constrains the answer"
+            return Plan("flat", text, logical_form=form, why=why)
+        if is_claim(text):
+            why = "a statement: its negation is part of what it claims"
             return Plan("flat", text, logical_form=form, why=why)
     if r.mode_used == "syntax":
         why = "logir syntax"

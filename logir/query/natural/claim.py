@@ -1,0 +1,47 @@
+"""Whether a text is a claim: a declarative sentence with a subject and a finite main verb.
+
+A claim asserts something ("Vitamin D deficiency is unrelated to birth weight."); a negation in it
+is part of what it asserts, and the passages that support or refute it discuss the negated thing.
+A search request is a noun phrase, a question or an instruction ("benefits of vitamin D other than
+bone health", "how to treat migraines without medication"), whose negation can exclude a topic.
+The test needs spaCy's parse and a final full stop (a parser reads "python tutorials -django" as
+a sentence); without spaCy no text counts as a claim.
+"""
+
+from __future__ import annotations
+
+from logir.query.natural import nlp
+
+SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+"""Dependency labels of a clause's subject."""
+
+REQUESTERS = frozenset({"i", "we", "you"})
+"""Subjects that make a sentence a request ("I want ...", "you should ..."), not a claim."""
+
+
+def is_claim(text: str) -> bool:
+    """True when ``text`` is a declarative sentence: it ends with a full stop, and its first
+    sentence's root is a finite verb (not an imperative) after a noun or pronoun subject (not
+    "I", "we" or "you": those make a request)."""
+    stripped = text.strip()
+    if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
+        return False
+    if nlp.spacy_tokens(stripped, nlp.SPACY_MAX_TOKENS) > nlp.SPACY_MAX_TOKENS:
+        return False
+    parser = nlp.load_nlp()
+    if parser is None:
+        return False
+    doc = parser(stripped)
+    if doc[0].tag_ == "VB":  # an instruction: "Find ...", "Show me ..."
+        return False
+    root = next(iter(doc.sents)).root
+    if root.pos_ not in ("VERB", "AUX") or root.tag_ in ("VB", "VBG", "VBN", "TO"):
+        return False
+    subject = next((c for c in root.children if c.dep_ in SUBJECTS), None)
+    return (
+        subject is not None
+        and subject.i < root.i
+        and subject.pos_ in ("NOUN", "PROPN", "PRON")
+        and not subject.tag_.startswith("W")
+        and subject.lower_ not in REQUESTERS
+    )

@@ -1,0 +1,52 @@
+"""A claim (a declarative sentence) versus a search request."""
+
+from __future__ import annotations
+
+import pytest
+
+from logir.logic.auto import Auto
+from logir.query.natural import nlp
+from logir.query.natural.claim import is_claim
+from logir.query.reading import read
+
+needs_spacy = pytest.mark.skipif(not nlp.spacy_available(), reason="needs the nlp extra")
+
+CLAIMS = [
+    "Vitamin D deficiency is unrelated to birth weight.",
+    "Mice without IFN-γ or its receptor are highly susceptible to EAM.",
+    "Brown fat cells primarily appear in visceral fat, not subcutaneous fat.",
+]
+REQUESTS = [
+    "films by Nolan or Villeneuve but not sci-fi",
+    "python tutorials -django",
+    "Vitamin D deficiency is unrelated to birth weight",
+    "how to treat migraines without medication",
+    "what to see in Rome if you don't like museums",
+    "Is it true that bats are not blind?",
+    "I want Italian desserts without coffee",
+    "Show me Italian desserts without coffee.",
+    "Find a passage about a city that: 1. is in Europe; 2. is not a national capital.",
+]
+
+
+@needs_spacy
+@pytest.mark.parametrize("text", CLAIMS)
+def test_a_declarative_sentence_is_a_claim(text: str) -> None:
+    assert is_claim(text)
+
+
+@needs_spacy
+@pytest.mark.parametrize("text", REQUESTS)
+def test_requests_questions_and_instructions_are_not_claims(text: str) -> None:
+    assert not is_claim(text)
+
+
+@needs_spacy
+def test_auto_ranks_a_claim_flat_and_says_why() -> None:
+    plan = Auto().plan(read("Vitamin D deficiency is unrelated to birth weight.", "auto"))
+    assert plan.kind == "flat"
+    assert "claim" in plan.why
+
+
+def test_without_spacy_nothing_is_a_claim(no_spacy: None) -> None:
+    assert not is_claim(CLAIMS[0])
