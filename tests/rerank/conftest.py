@@ -9,6 +9,7 @@ import pytest
 
 from logir.data.dataset import Document
 from logir.index.store import build_index
+from tests.tiny_bert import save_tiny_bert
 
 PASSAGES = {
     "p0": "vitamin d supports bone health in older adults",
@@ -26,27 +27,13 @@ def tiny_reader(folder: Path) -> Path:
     """A 2-layer, 32-wide BERT reader over the test passages' words, saved with the trainer's
     own save (ReaderModel.save) and metadata writer."""
     torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    pytest.importorskip("transformers")
     from logir.train.loop import FORMAT
     from logir.train.models.base import write_meta
     from logir.train.models.reader import ReaderModel
 
-    words = sorted({w for text in PASSAGES.values() for w in text.split()})
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words]
     base = folder.parent / f"{folder.name}-base"
-    base.mkdir(parents=True, exist_ok=True)
-    tokenizer = transformers.BertTokenizerFast(vocab={w: i for i, w in enumerate(vocab)})
-    config = transformers.BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    torch.manual_seed(0)
-    transformers.BertModel(config).save_pretrained(base)
-    tokenizer.save_pretrained(base)
+    save_tiny_bert(base, {w for text in PASSAGES.values() for w in text.split()})
     torch.manual_seed(1)
     model = ReaderModel.from_base(str(base), 64, "cpu")
     folder.mkdir(parents=True, exist_ok=True)
