@@ -18,7 +18,7 @@ import numpy as np
 from logir.errors import LogirError
 from logir.logic.contract import LRU
 from logir.train.models.base import read_meta
-from logir.train.models.reader import DEFAULT_MAX_LENGTH, KIND
+from logir.train.models.reader import DEFAULT_MAX_LENGTH, KIND, pair_inputs
 from logir.train.runtime import autocast, import_torch, quiet_libraries, resolve_precision
 
 DEFAULT_BATCH = 32
@@ -119,14 +119,9 @@ class InferenceReader:
 
     def _forward(self, query: str, passages: list[str]) -> np.ndarray:
         torch = self._torch
-        enc = self.tokenizer(
-            [query] * len(passages),
-            passages,
-            truncation="longest_first",
-            max_length=self.max_length,
-            padding=True,
-            return_tensors="pt",
-        ).to(self.device)
+        enc = pair_inputs(
+            self.tokenizer, [query] * len(passages), passages, self.max_length, self.device
+        )
         with self._lock, torch.inference_mode(), autocast(self.device, self.precision):
             logits = self.module(**enc).logits[:, 0]
         return logits.float().cpu().numpy()

@@ -26,6 +26,22 @@ def _transformers() -> Any:
     return transformers
 
 
+def pair_inputs(
+    tokenizer: Any, queries: list[str], passages: list[str], max_length: int, device: str
+) -> Any:
+    """The reader's input for (queries[i], passages[i]) pairs, on `device`: read together,
+    the longer of the two cut first down to `max_length` tokens. Training and reranking share
+    it, so a reader reads at inference what it read in training."""
+    return tokenizer(
+        queries,
+        passages,
+        truncation="longest_first",
+        max_length=max_length,
+        padding=True,
+        return_tensors="pt",
+    ).to(device)
+
+
 class ReaderModel:
     """A sequence-classification transformer with one output: score(query, passage)."""
 
@@ -54,14 +70,7 @@ class ReaderModel:
 
     def logits(self, queries: list[str], passages: list[str]) -> Any:
         """One score per (queries[i], passages[i]) as a float tensor (with gradients)."""
-        enc = self.tokenizer(
-            queries,
-            passages,
-            truncation="longest_first",
-            max_length=self.max_length,
-            padding=True,
-            return_tensors="pt",
-        ).to(self.device)
+        enc = pair_inputs(self.tokenizer, queries, passages, self.max_length, self.device)
         return self.module(**enc).logits[:, 0].float()
 
     def loss(self, batch: Batch, rng: np.random.Generator) -> Any:
