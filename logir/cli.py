@@ -515,6 +515,25 @@ def eval_cmd(
         if s.run_file:
             err.print(f"[dim]run written to {s.run_file}[/dim]")
     _report_rewrites(result)
+    _report_readers(result)
+
+
+def _report_readers(result: EvalResult) -> None:
+    """What each reranked system's reader reread, and how long it took (about 0 s: its scores
+    came from the reader's cache, e.g. a second system with the same reader and depth)."""
+    for s in result.systems:
+        rd = s.extra.get("reader")
+        if not rd:
+            continue
+        per_pair = f", {1000 * rd['seconds'] / rd['pairs']:.1f} ms per pair" if rd["pairs"] else ""
+        err.print(
+            f"{s.name}: the reader reread {rd['pairs']} pairs for {rd['queries']} queries in "
+            f"{rd['seconds']:.1f} s{per_pair}",
+            style="dim",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def _report_rewrites(result: EvalResult) -> None:

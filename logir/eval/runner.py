@@ -204,10 +204,11 @@ def _evaluate_system(
     usage_before = llm.usage.as_dict() if llm is not None else {}
     doc_ids = dataset.doc_ids
     rankings: list[Ranking] = []
-    for start in range(0, len(topics), batch_size):
-        rankings.extend(composer.rank(readings[start : start + batch_size], scorer, depth))
+    step = min(batch_size, composer.rank_batch or batch_size)
+    for start in range(0, len(topics), step):
+        rankings.extend(composer.rank(readings[start : start + step], scorer, depth))
         if progress:
-            progress(spec.name, min(start + batch_size, len(topics)), len(topics))
+            progress(spec.name, min(start + step, len(topics)), len(topics))
     run: dict[str, dict[str, float]] = {}
     ranked: dict[str, list[str]] = {}
     for topic, ranking in zip(topics, rankings, strict=True):
@@ -227,6 +228,9 @@ def _evaluate_system(
     _logic_metrics(dataset, topics, ranked, score_rows, result, depth)
     _multicondition_metrics(topics, score_rows, result)
     result.breakdown = _breakdown(topics, result.per_query)
+    reader = composer.stats().get("reader")
+    if reader:
+        result.extra["reader"] = reader
     if composer.uses_llm and llm is not None:
         usage = llm.usage.as_dict()
         spent = {k: v - usage_before.get(k, 0) for k, v in usage.items()}

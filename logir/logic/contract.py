@@ -86,7 +86,9 @@ class Composer(ABC):
     Subclasses implement ``rank_readings`` and ``score_reading``, and declare their facts:
     ``PARAMS`` (spec keys), ``additive`` (each hit's evidence values add up to its score),
     ``uses_llm`` (the registry gives it an LLM client and the corpus texts) and
-    ``reads_logical_form`` (False: it ranks the reading's text alone, as flat and the rewriters do).
+    ``reads_logical_form`` (False: it ranks the reading's text alone, as flat and the rewriters do)
+    and ``rank_batch`` (most readings a caller should rank at once to report progress often: a
+    composer that spends seconds per query sets it; 0: no limit).
     """
 
     name: ClassVar[str] = ""
@@ -94,6 +96,7 @@ class Composer(ABC):
     additive: ClassVar[bool] = False
     uses_llm: ClassVar[bool] = False
     reads_logical_form: ClassVar[bool] = True
+    rank_batch: ClassVar[int] = 0
 
     def rank(self, readings: Sequence[Reading | str], scorer: Scorer, k: int) -> list[Ranking]:
         """One Ranking of at most ``k`` hits per reading."""

@@ -86,6 +86,7 @@ def test_eval_reader_system_writes_a_run_and_a_row(tmp_path: Path, reader_dir: P
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert f"| {system} |" in proc.stdout
+    assert f"{system}: the reader reread 10 pairs for 2 queries in " in proc.stderr
     names = sorted(p.name for p in runs.iterdir())
     assert names[0] == "bm25.trec" and names[1].startswith("bm25_flat+reader-tiny-reader-")
     assert names[1].endswith("-d5-w0.5.trec")

@@ -118,3 +118,27 @@ def test_a_bad_reader_folder_is_named(tmp_path: Path, kind: str) -> None:
         (folder / "logir.json").write_text(json.dumps({"kind": "dense"}))
     with pytest.raises(LogirError, match=str(folder)):
         InferenceReader(folder)
+
+
+def test_eval_reports_progress_while_the_reader_rereads(reader_dir: Path) -> None:
+    from logir.data.dataset import Dataset, Document, Topic
+    from logir.eval.runner import evaluate
+    from tests.rerank.conftest import PASSAGES
+
+    words = ["vitamin d", "bone", "mood", "immune", "sunlight", "calcium"] * 3
+    topics = [Topic(id=f"q{i}", text=w) for i, w in enumerate(words)]
+    ds = Dataset(
+        "mini",
+        [Document(id=i, text=t) for i, t in PASSAGES.items()],
+        topics,
+        {t.id: {"p0": 1} for t in topics},
+    )
+    calls: list[tuple[str, int, int]] = []
+    system = f"bm25+reader={reader_dir},depth=3"
+    result = evaluate(ds, ["bm25", system], progress=lambda *a: calls.append(a))
+    steps = [done for name, done, _ in calls if name == system]
+    assert steps == [0, 8, 16, 18]  # a step every 8 queries, not one for the whole batch
+    assert [done for name, done, _ in calls if name == "bm25"] == [0, 18]
+    assert "reader" not in result.systems[0].extra
+    read = result.systems[1].extra["reader"]
+    assert read["queries"] == 18 and read["pairs"] == 18 * 3 and read["seconds"] >= 0
