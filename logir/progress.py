@@ -1,8 +1,9 @@
 """Progress of long commands on stderr: rich bars on a terminal, plain lines elsewhere.
 
 On a terminal each task (a system being evaluated, a retriever being built, a topics file being
-searched) gets a bar with its count, elapsed and remaining time. When stderr is a file or a
-pipe, a task prints one line when it ends, or one per update with ``LOGIR_VERBOSE`` set.
+searched, a benchmark being synthesised) gets a bar with its count, elapsed and remaining time.
+When stderr is a file or a pipe, a task prints one line when it ends (or, with ``plain_steps``,
+one each time another share of it is done), or one per update with ``LOGIR_VERBOSE`` set.
 ``quiet`` prints nothing at all.
 """
 
@@ -27,15 +28,28 @@ def verbose() -> bool:
 
 class Bars:
     """Progress bars for tasks counted in ``unit`` (``queries``, ``documents``), as a context:
-    ``with Bars("queries ranked") as bars: bars.update("bm25", 10, 300)``."""
+    ``with Bars("queries ranked") as bars: bars.update("bm25", 10, 300)``.
 
-    def __init__(self, unit: str, quiet: bool = False, console: Console | None = None) -> None:
+    Without a terminal a task prints a line when it ends; ``plain_steps=10`` prints one at each
+    tenth done as well (for tasks of hours, whose log should show them moving)."""
+
+    def __init__(
+        self,
+        unit: str,
+        quiet: bool = False,
+        console: Console | None = None,
+        plain_steps: int = 1,
+    ) -> None:
+        if plain_steps < 1:
+            raise ValueError(f"plain_steps must be at least 1, got {plain_steps}")
         self.unit = unit
         self.quiet = quiet
         self.console = console or Console(stderr=True)
         self.live = not quiet and self.console.is_terminal
+        self.plain_steps = plain_steps
         self._bar: Any = None
         self._tasks: dict[str, Any] = {}
+        self._shown: dict[str, int] = {}  # task -> the last share printed (no terminal)
 
     def __enter__(self) -> Bars:
         if self.live:
@@ -84,7 +98,9 @@ class Bars:
                 self._tasks[task] = self._bar.add_task(task, total=total)
             self._bar.update(self._tasks[task], completed=done, total=total)
             return
-        if done >= total or verbose():
+        share = self.plain_steps if done >= total else done * self.plain_steps // max(total, 1)
+        if share > self._shown.get(task, 0) or verbose():
+            self._shown[task] = max(share, self._shown.get(task, 0))
             self.console.print(
                 f"{task}: {done}/{total} {self.unit}", style="dim", markup=False, highlight=False
             )

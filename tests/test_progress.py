@@ -50,3 +50,20 @@ def test_quiet_prints_nothing() -> None:
             bars.update("bm25", 366, 366)
             bars.note("bm25: built")
         assert buf.getvalue() == ""
+
+
+def test_plain_steps_print_a_line_per_share_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LOGIR_VERBOSE", raising=False)
+    console, buf = _console(False)
+    with Bars("units", console=console, plain_steps=4) as bars:
+        for done in range(0, 11):
+            bars.update("itlr", done, 10)
+        bars.update("itlr", 10, 10)  # the end told twice prints once
+    assert buf.getvalue().splitlines() == [
+        "itlr: 3/10 units",
+        "itlr: 5/10 units",
+        "itlr: 8/10 units",
+        "itlr: 10/10 units",
+    ]
+    with pytest.raises(ValueError, match="plain_steps"):
+        Bars("units", plain_steps=0)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from logir.cli_options import QuietOpt
 from logir.errors import LogirError
 from logir.llm.options import (
     DEFAULT_CONCURRENCY,
@@ -80,18 +81,23 @@ OptOpt = Annotated[
     typer.Option(
         "--opt",
         help="Pipeline option key=value, repeatable; the value is read as JSON when it parses "
-        "(3, true, [\"a\"]), else as text. --opt help lists the options.",
+        '(3, true, ["a"]), else as text. --opt help lists the options.',
     ),
 ]
 PriceInOpt = Annotated[
     float,
-    typer.Option("--llm-price-in", help="Cost per 1M prompt tokens.", min=0.0,
-                 rich_help_panel="LLM endpoint"),
+    typer.Option(
+        "--llm-price-in", help="Cost per 1M prompt tokens.", min=0.0, rich_help_panel="LLM endpoint"
+    ),
 ]
 PriceOutOpt = Annotated[
     float,
-    typer.Option("--llm-price-out", help="Cost per 1M completion tokens.", min=0.0,
-                 rich_help_panel="LLM endpoint"),
+    typer.Option(
+        "--llm-price-out",
+        help="Cost per 1M completion tokens.",
+        min=0.0,
+        rich_help_panel="LLM endpoint",
+    ),
 ]
 
 
@@ -143,15 +149,17 @@ def run_kind(
     seed: int,
     opts: list[str],
     llm: dict[str, Any],
+    quiet: bool = False,
 ) -> None:
-    """The body of every `logir synth KIND` command."""
+    """The body of every `logir synth KIND` command (``quiet``: no progress on stderr)."""
     from logir.data.dataset import require_text
     from logir.data.jsonl import require_writable
     from logir.index.store import load_corpus
     from logir.llm import ChatClient
     from logir.llm.options import config_from_options
+    from logir.progress import Bars
     from logir.synth import get_pipeline
-    from logir.synth.runner import CHECKPOINT, SynthAborted, run_synthesis, stderr_progress
+    from logir.synth.runner import CHECKPOINT, SynthAborted, run_synthesis
 
     if [o.strip() for o in opts] == ["help"]:
         _print_options(kind)
@@ -164,8 +172,8 @@ def run_kind(
     docs = load_corpus(corpus)
     require_text(docs, corpus)
     config = config_from_options(**llm)
-    update, finish = stderr_progress(kind)
-    with ChatClient(config) as client:
+    bars = Bars("units", quiet, plain_steps=10)
+    with ChatClient(config) as client, bars:
         try:
             summary = run_synthesis(
                 pipeline,
@@ -175,23 +183,21 @@ def run_kind(
                 seed=seed,
                 max_items=max_items,
                 options=_effective(kind, options),
-                progress=update,
+                progress=lambda done, total: bars.update(kind, done, total),
             )
         except SynthAborted as exc:
-            finish()
+            bars.close()
             for line in exc.summary.lines():
                 print(line)
             raise
         except KeyboardInterrupt:
-            finish()
+            bars.close()
             print(
                 f"interrupted: finished units are kept in {out / CHECKPOINT}; "
                 "run the same command again to resume",
                 file=sys.stderr,
             )
             raise typer.Exit(130) from None
-        finally:
-            finish()
     for line in summary.lines():
         print(line)
     if summary.failed:
@@ -215,6 +221,7 @@ def _command(kind: str) -> Callable[..., None]:
         llm_no_cache: LLMNoCacheOpt = False,
         llm_price_in: PriceInOpt = 0.0,
         llm_price_out: PriceOutOpt = 0.0,
+        quiet: QuietOpt = False,
     ) -> None:
         llm = {
             "base_url": llm_base_url,
@@ -227,7 +234,7 @@ def _command(kind: str) -> Callable[..., None]:
             "price_in": llm_price_in,
             "price_out": llm_price_out,
         }
-        run_kind(kind, corpus, out, max_items, seed, opt or [], llm)
+        run_kind(kind, corpus, out, max_items, seed, opt or [], llm, quiet)
 
     command.__name__ = f"synth_{kind}"
     return command

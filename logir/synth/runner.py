@@ -18,7 +18,6 @@ import hashlib
 import json
 import queue
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -356,36 +355,3 @@ def run_synthesis(
             f"failed; first reason: {first}); details in {out / SUMMARY}"
         )
     return summary
-
-
-def stderr_progress(label: str) -> tuple[Progress, Callable[[], None]]:
-    """A rich progress bar on stderr when it is a terminal, else one line per 10% done."""
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        bar = Progress(
-            f"[bold]{label}[/bold]",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        task = bar.add_task(label, total=None)
-        bar.start()
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return update, bar.stop
-
-    state = {"shown": -1}
-
-    def update_plain(done: int, total: int) -> None:
-        step = done * 10 // max(total, 1)
-        if step != state["shown"] and (done == total or step > state["shown"]):
-            state["shown"] = step
-            print(f"{label}: {done}/{total} units", file=sys.stderr, flush=True)
-
-    return update_plain, lambda: None

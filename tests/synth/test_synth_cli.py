@@ -61,6 +61,18 @@ def test_itlr_writes_a_beir_folder_that_eval_reads(tmp_path: Path, itlr_corpus: 
     assert "nDCG@10" in ev.stdout
 
 
+def test_progress_goes_to_stderr_by_tenths_and_quiet_prints_none(tmp_path: Path, itlr_corpus: Path):
+    args = ("--max-items", "10", "--llm-concurrency", "1")
+    with FakeLLMServer(synth_answer) as srv:
+        shown = logir(*synth("itlr", itlr_corpus, tmp_path / "a", srv.base_url, *args))
+        quiet = logir(*synth("itlr", itlr_corpus, tmp_path / "b", srv.base_url, *args, "-q"))
+    assert shown.returncode == 0 and quiet.returncode == 0, shown.stderr + quiet.stderr
+    lines = [x for x in shown.stderr.splitlines() if x.startswith("itlr: ")]
+    assert lines == [f"itlr: {n}/10 units" for n in range(1, 11)]
+    assert "units" not in quiet.stderr
+    assert quiet.stdout == shown.stdout.replace(str(tmp_path / "a"), str(tmp_path / "b"))
+
+
 def test_multiconir_writes_beir_and_csv_that_eval_reads(tmp_path: Path, mc_corpus: Path):
     out = tmp_path / "mc"
     with FakeLLMServer(synth_answer) as srv:
