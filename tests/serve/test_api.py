@@ -211,6 +211,18 @@ def test_explorer_page_and_assets(client: httpx.Client) -> None:
     assert "http" not in client.get("/static/explorer.js").text.replace("HTTP ", "")
 
 
+def test_both_pages_share_one_dom_helper_script(client: httpx.Client) -> None:
+    """dom.js (``$`` and ``el``) is served and loaded by both pages before their own script,
+    which no longer carries a copy of it."""
+    helper = client.get("/static/dom.js")
+    assert helper.status_code == 200 and "function el(" in helper.text
+    for page, script in (("/", "explorer.js"), ("/docs", "docs.js")):
+        html = client.get(page).text
+        assert html.index('src="/static/dom.js"') < html.index(f'src="/static/{script}"')
+        body = client.get(f"/static/{script}").text
+        assert "function el(" not in body and "const $ =" not in body
+
+
 # -- bad bodies -------------------------------------------------------------------------------
 
 JSON = {"content-type": "application/json"}

@@ -2,19 +2,7 @@
 // operation. Plain browser JavaScript, nothing loaded from outside this server (works offline).
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
+// $ and el come from dom.js, loaded before this script
 
 let spec = null;
 

@@ -2,24 +2,11 @@
 // Plain browser JavaScript, no build step and nothing loaded from outside this server.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
+// $ and el come from dom.js, loaded before this script
 const PREC = { or: 1, and: 2, not: 3, term: 4 };
 
 let originalTree = null; // the tree the server returned for the last query
 let editedTree = null; // the tree as the user edited it
-
-// ---- small DOM helper -------------------------------------------------------------------------
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
 
 // ---- the API ----------------------------------------------------------------------------------
 function token() {
