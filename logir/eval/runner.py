@@ -353,11 +353,14 @@ def _breakdown(
 
 
 def _significance(results: list[SystemResult]) -> dict[str, dict[str, float]]:
-    """Paired tests of each system against the first, on the headline measure."""
+    """Paired tests of each system against the first, on the headline measure (none when the
+    run did not measure it, e.g. ``-m MRR@10`` alone)."""
     if len(results) < 2:
         return {}
     base = results[0]
     a = {q: v[HEADLINE] for q, v in base.per_query.items() if HEADLINE in v}
+    if not a:
+        return {}
     out = {}
     for other in results[1:]:
         b = {q: v[HEADLINE] for q, v in other.per_query.items() if HEADLINE in v}

@@ -59,6 +59,12 @@ def test_significance_against_first_system() -> None:
     assert sig["measure_diff"] == 0.0 and sig["p_ttest"] == 1.0
 
 
+def test_no_significance_test_without_the_headline_measure() -> None:
+    res = evaluate(tiny(), ["bm25", "bm25:flat"], k=5, measures=["MRR@10"])
+    assert res.significance == {}
+    assert res.systems[1].overall["MRR@10"] == res.systems[0].overall["MRR@10"]
+
+
 def test_system_names_and_run_file_stems() -> None:
     assert parse_system("dense").composer == "flat"
     assert parse_system("bm25:flat").file_stem == "bm25_flat"
