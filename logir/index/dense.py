@@ -55,10 +55,17 @@ def get_model(model: str | None = None) -> Any:
         source = str(get_model_path())
     else:
         source = model_id
+    from transformers.utils import logging as hf_logging
+
+    bar_was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # the per-tensor "Loading weights" bar, on every search
     try:
         loaded = SentenceTransformer(source)
     except (OSError, ValueError) as exc:
         raise LogirError(f"cannot load sentence-transformers model {model_id!r}: {exc}") from None
+    finally:
+        if bar_was_on:
+            hf_logging.enable_progress_bar()
     _MODELS[model_id] = loaded
     return loaded
 

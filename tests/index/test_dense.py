@@ -151,3 +151,20 @@ def test_prepared_batch_searches_and_scores_from_one_product(
         assert calls == [texts]  # embedded once
         with pytest.raises(LogirError, match="out of range"):
             batch.score(slice(0, 1), np.array([40]))
+
+
+def test_loading_the_model_draws_no_bar_and_leaves_the_setting_alone(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from transformers.utils import logging as hf_logging
+
+    monkeypatch.setattr(dense, "_MODELS", {})  # a fresh load, as in a one-off `logir search`
+    was_on = hf_logging.is_progress_bar_enabled()  # other tests may have turned it off
+    hf_logging.enable_progress_bar()
+    try:
+        dense.get_model()
+        assert "Loading weights" not in capfd.readouterr().err
+        assert hf_logging.is_progress_bar_enabled()
+    finally:
+        if not was_on:
+            hf_logging.disable_progress_bar()
