@@ -127,6 +127,7 @@ def test_eval_progress_lines_and_quiet() -> None:
     proc = logir("eval", "demo", "-s", "bm25", "--markdown", env={"LOGIR_VERBOSE": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "bm25: 0/48 queries ranked" in proc.stderr  # verbose: every step, from the start
+    assert "bm25: 8/48 queries ranked" in proc.stderr  # the first batch is small (pacing)
     assert "bm25: 48/48 queries ranked" in proc.stderr
     quiet = logir("eval", "demo", "-s", "bm25", "--markdown", "--quiet")
     assert quiet.returncode == 0 and "queries ranked" not in quiet.stderr

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ from logir.data.jsonl import require_writable
 from logir.data.trec import write_run
 from logir.errors import LogirError
 from logir.eval import metrics as M
+from logir.eval.pacing import DEFAULT_SECONDS, paced_batches
 from logir.eval.systems import ScorerPool, SystemSpec, composer_for, parse_system
 from logir.limits import k_problem
 from logir.logic.contract import Composer
@@ -98,6 +99,7 @@ def evaluate(
     llm: ChatClient | None = None,
     logical_form: str = "parsed",
     depth: int | None = None,
+    pace: float | None = DEFAULT_SECONDS,
 ) -> EvalResult:
     """Evaluate each named system on ``dataset``; write one TREC run per system into runs_dir.
 
@@ -106,7 +108,9 @@ def evaluate(
     then holds ``rewrite``: queries, fallbacks to flat, the last endpoint error, LLM usage.
     ``logical_form`` is ``parsed`` (read from the text), ``gold`` (the benchmark's own form where a
     topic has one) or ``both`` (see the module docstring). ``k`` is the number of hits ranked per
-    query (the run's length); ``depth`` is its old name (deprecated).
+    query (the run's length); ``depth`` is its old name (deprecated). Queries are ranked in
+    batches of at most ``batch_size``, each sized to take about ``pace`` seconds so that
+    ``progress`` is told often (:mod:`logir.eval.pacing`; None: always ``batch_size``).
     """
     if logical_form not in LOGICAL_FORMS:
         raise LogirError(
@@ -142,7 +146,7 @@ def evaluate(
                 _evaluate_system(
                     dataset, topics, named if logical_form == "both" and use_gold else spec,
                     composer, readings.get(use_gold), pool, k, measures, runs_dir, progress,
-                    batch_size, llm,
+                    batch_size, llm, pace,
                 )
             )  # fmt: skip
     out = EvalResult(dataset.name, len(topics), len(dataset.corpus), measures, results)
@@ -194,6 +198,7 @@ def _evaluate_system(
     progress: Progress | None,
     batch_size: int,
     llm: ChatClient | None = None,
+    pace: float | None = None,
 ) -> SystemResult:
     if progress:
         progress(
@@ -205,10 +210,16 @@ def _evaluate_system(
     doc_ids = dataset.doc_ids
     rankings: list[Ranking] = []
     step = min(batch_size, composer.rank_batch or batch_size)
-    for start in range(0, len(topics), step):
-        rankings.extend(composer.rank(readings[start : start + step], scorer, depth))
+    if pace is None:
+        batches: Iterable[tuple[int, int]] = (
+            (start, min(start + step, len(topics))) for start in range(0, len(topics), step)
+        )
+    else:
+        batches = paced_batches(len(topics), step, pace)
+    for start, end in batches:
+        rankings.extend(composer.rank(readings[start:end], scorer, depth))
         if progress:
-            progress(spec.name, min(start + step, len(topics)), len(topics))
+            progress(spec.name, end, len(topics))
     run: dict[str, dict[str, float]] = {}
     ranked: dict[str, list[str]] = {}
     for topic, ranking in zip(topics, rankings, strict=True):
