@@ -1,6 +1,7 @@
 """Choose the `auto` composer's parameters on the tuning splits only.
 
-    python bench/tune_auto.py --out results/tune_auto.json [--retriever hybrid] [--limit N]
+    python bench/tune_auto.py --out results/tune_auto.json [--retriever hybrid] [--limit N] \
+        [--variant 'shared=0,passing=0.5' ...]
 
 For every configuration of the grid it evaluates `RETRIEVER:auto,...` on the tune split of each
 dataset and prints nDCG@10 and PairAcc (``--limit`` keeps the first N tune queries of each
@@ -40,6 +41,13 @@ def main() -> None:
     ap.add_argument("--pos-dense", default="0.5,1.0")
     ap.add_argument("--neg-dense", default="0.5")
     ap.add_argument("--flat-weight", default="0,0.5")
+    ap.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="more parameters for every grid point, e.g. 'mentions=all' or 'shared=0,passing=0.5' "
+        "(repeat for alternatives; default: none)",
+    )
     ap.add_argument("--retriever", default="hybrid")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--out", type=Path)
@@ -61,10 +69,10 @@ def main() -> None:
     flat = args.retriever
     base = {n: evaluate(ds, [flat], pool=pool).systems[0] for n, (ds, pool) in data.items()}
     rows = []
-    for beta, tau, pd, nd, fw in grid:
+    for (beta, tau, pd, nd, fw), variant in itertools.product(grid, args.variant or [""]):
         spec = (
             f"{flat}:auto,beta={beta:g},tau={tau:g},pos_dense={pd:g},neg_dense={nd:g},"
-            f"flat_weight={fw:g}"
+            f"flat_weight={fw:g}" + (f",{variant}" if variant else "")
         )
         row: dict = {"system": spec}
         objective = []
@@ -86,7 +94,7 @@ def main() -> None:
             for n in data
         )
         print(
-            f"{spec:70s} {cells}  comlq worst type {100 * row['comlq_worst_type_diff']:+.1f}"
+            f"{spec:90s} {cells}  comlq worst type {100 * row['comlq_worst_type_diff']:+.1f}"
             f"  obj {row['objective']:.3f}",
             flush=True,
         )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.index import registry
-from logir.index.base import Scorer
+from logir.index.base import Scorer, attach_passages
 from logir.logic.contract import Composer
 from logir.logic.registry import get_composer, uses_llm
 from logir.rerank.settings import RerankSettings, parse_rerank
@@ -115,7 +115,9 @@ class ScorerPool:
             alpha=self.hybrid_alpha,
             bm25=self.bm25,
         )
-        return registry.build(retriever, self.texts, options, part=self.get)
+        scorer = registry.build(retriever, self.texts, options, part=self.get)
+        attach_passages(scorer, self.texts)
+        return scorer
 
 
 def needs_llm(name: str) -> bool:

@@ -5,7 +5,7 @@ made of other scorers declares them in ``parts`` (read with :func:`scorer_parts`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
@@ -23,8 +23,8 @@ class Scorer(Protocol):
     - ``score_range``: a short statement of the range of scores (for calibration).
 
     Optional: ``parts``, the scorers it is made of that a composer may read by name
-    (:data:`LEXICAL_PART`, :data:`DENSE_PART`), read with :func:`scorer_parts`; and ``prepare``
-    (see :class:`QueryBatch`).
+    (:data:`LEXICAL_PART`, :data:`DENSE_PART`), read with :func:`scorer_parts`; ``passages``, the
+    corpus texts by row (:func:`scorer_passages`); and ``prepare`` (see :class:`QueryBatch`).
     """
 
     name: str
@@ -48,6 +48,21 @@ def scorer_parts(scorer: Scorer) -> Mapping[str, Scorer]:
     """The parts ``scorer`` declares (its ``parts``), by name; none where it declares none."""
     parts: Mapping[str, Scorer] = getattr(scorer, "parts", NO_PARTS)
     return parts
+
+
+def scorer_passages(scorer: Scorer) -> Sequence[str] | None:
+    """The corpus texts by row that ``scorer`` carries (its ``passages``: what was indexed for
+    each document), or None where it carries none."""
+    passages: Sequence[str] | None = getattr(scorer, "passages", None)
+    return passages
+
+
+def attach_passages(scorer: Scorer, passages: Sequence[str]) -> None:
+    """Give ``scorer`` the corpus texts by row, for composers that read passages (see
+    :func:`scorer_passages`); the texts must be the ones it indexed, one per document."""
+    if len(passages) != scorer.n_docs:
+        raise ValueError(f"{len(passages)} passages for a scorer over {scorer.n_docs} documents")
+    scorer.passages = passages  # type: ignore[attr-defined]
 
 
 @runtime_checkable

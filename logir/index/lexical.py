@@ -155,6 +155,15 @@ class BM25Scorer:
         tokenizer the index was built with)."""
         return tokenize(texts, self._stopwords, self._stemmer, self._words)
 
+    def analyse(self, text: str) -> list[tuple[str, str]]:
+        """The words of ``text`` in order, lower-cased, stop words kept, each with the token the
+        index keeps for it ('' for a stop word): ``tokenize`` with the words it drops."""
+        ws = self._words(text.lower())
+        kept = [w for w in ws if w not in self._stopwords]
+        stems = self._stemmer.stemWords(kept) if self._stemmer is not None and kept else kept
+        it = iter(stems)
+        return [(w, "" if w in self._stopwords else next(it)) for w in ws]
+
     def token_ids(self, texts: list[str]) -> list[np.ndarray]:
         """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
         return bm25kernels.token_ids(self.tokenize(texts), self._vocab, self._postings.shape[0])

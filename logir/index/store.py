@@ -41,13 +41,13 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from logir.data.dataset import Document
 from logir.data.jsonl import field, read_jsonl, write_jsonl
 from logir.errors import DataFormatError, LogirError
 from logir.index import registry
-from logir.index.base import Scorer
+from logir.index.base import Scorer, attach_passages
 from logir.index.cache import corpus_sha256
 from logir.index.dense import DEFAULT_MODEL
 from logir.index.integrity import (
@@ -399,6 +399,11 @@ class Index:
         if isinstance(records, dict):
             check_files(self.path, records, under, digest)
 
+    @cached_property
+    def passages(self) -> Sequence[str]:
+        """What the retrievers indexed for each document, read from the documents on first use."""
+        return IndexPassages(self)
+
     @property
     def doc_ids(self) -> list[str]:
         return [d.id for d in self.docs]
@@ -417,6 +422,7 @@ class Index:
                     f"it has: {have}"
                 )
             self._scorers[name] = registry.combine(name, self.scorer)
+            attach_passages(self._scorers[name], self.passages)
             return self._scorers[name]
         if name not in self.manifest.get("retrievers", {}):
             available = ", ".join(self.retrievers) or "none"
@@ -428,6 +434,7 @@ class Index:
                 raise self._count_mismatch(MAIN_FILE.get(name, name), scorer.n_docs)
         except DamagedFile as exc:
             raise damaged(self.path, self.manifest, exc) from None
+        attach_passages(scorer, self.passages)
         self._scorers[name] = scorer
         return scorer
 
@@ -521,6 +528,31 @@ def load_corpus(path: str | Path) -> list[Document]:
         first_line[doc_id] = line
         docs.append(Document(id=doc_id, text=text, title=title))
     return docs
+
+
+class IndexPassages(Sequence[str]):
+    """An index's passages by row (title and text, as indexed), read when first asked for."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+        self._texts: list[str] | None = None
+
+    def _all(self) -> list[str]:
+        if self._texts is None:
+            self._texts = corpus_texts(self._index.docs)
+        return self._texts
+
+    def __len__(self) -> int:
+        return self._index.n_docs
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        return self._all()[i]
 
 
 def corpus_texts(docs: list[Document]) -> list[str]:

@@ -6,9 +6,21 @@ For a query that *excludes* something ("... excluding X", "... but don't mention
     score(d) = P(d) - beta * sum_j N_j(d),   N_j = max(0, n_j - tau) / (1 - tau)
 
 where P is the evidence for the positive part (the query with the excluded parts removed, mixed
-by ``flat_weight`` with the whole text less the excluded terms' words, so the flat part never
+by ``flat_weight`` with the whole text less the excluded terms' own words, so the flat part never
 rewards what the query excludes) and N_j the evidence for the j-th excluded term, both on a unit
-scale (below). Every other query is ranked
+scale (below). What N_j reads as evidence:
+
+- only *asserted* mentions (``mentions=asserted``): the composer reads the candidates' passages
+  (the scorer's ``passages``) and leaves out a mention inside a negated scope ("no coffee in
+  it", "instead of espresso", "unlike triptans", "coffee-free"; :mod:`logir.logic.mentions`),
+  scaling the term's evidence by the asserted share of its mentions (:mod:`logir.logic.asserted`);
+  with ``passing`` < 1 a single mention outside the passage's lead counts that much;
+- words of the excluded term that the positive part also asks for ("renewable energy" AND NOT
+  "Renewable Energy: A First Course") measure the wanted topic as much as the excluded one: N_j
+  mixes the evidence for the term's other words ("A First Course") with the whole term's, the
+  whole term weighing ``shared``, and the flat part leaves out only the other words.
+
+Every other query is ranked
 flat, by the whole text: when a negation states a property of the answer ("an actor who is not
 American") the relevant passages often mention the negated concept, and penalising it hurts
 (measured on the ComLQ tuning split; see BENCHMARKS.md). ``exclusion`` (formerly ``hybrid``)
@@ -32,7 +44,9 @@ returned score.
 
 Defaults (beta 0.4, tau 0.5, pos_dense 1, neg_dense 0.25, flat_weight 0.3) were chosen with
 ``bench/tune_auto.py`` on the tuning splits only, among the settings whose penalty is strong enough
-for tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers").
+for tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers"); mentions
+asserted, shared 0.5 and passing 1 (off) on the same splits (BENCHMARKS.md, "Exclusion evidence:
+about vs mentions").
 """
 
 from __future__ import annotations
@@ -46,6 +60,7 @@ import numpy as np
 
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, topk
 from logir.limits import MAX_DEPTH
+from logir.logic.asserted import asserted_share
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
 from logir.query import natural as cues
@@ -57,6 +72,10 @@ from logir.query.reading import Reading
 #: main verb ("never won", "did not play": logir.query.natural.PREDICATE_CUES) is not one of them.
 EXCLUSION_CUES = cues.EXCLUDING_CUES
 
+
+#: which mentions of an excluded term count as evidence: ``asserted`` (not those in a negated
+#: scope of the passage, :mod:`logir.logic.asserted`) or ``all``
+MENTIONS = ("asserted", "all")
 
 #: query texts whose plan one composer keeps (least recently used first out)
 PLAN_CACHE_SIZE = 4096
@@ -131,6 +150,9 @@ class Exclusion(Composer):
         "tau": Param("tau", float, minimum=0.0, maximum=1.0),
         "flat_weight": Param("flat_weight", float, minimum=0.0, maximum=1.0),
         "depth": Param("depth", int, minimum=1, maximum=MAX_DEPTH),
+        "mentions": Param("mentions", str, choices=MENTIONS),
+        "passing": Param("passing", float, minimum=0.0, maximum=1.0),
+        "shared": Param("shared", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -142,13 +164,19 @@ class Exclusion(Composer):
         tau: float = 0.5,
         flat_weight: float = 0.3,
         depth: int = 100,
+        mentions: str = "asserted",
+        passing: float = 1.0,
+        shared: float = 0.5,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
         if max(pos_dense, neg_dense, flat_weight) > 1 or tau >= 1:
             raise ValueError("pos_dense, neg_dense and flat_weight are weights in [0, 1]; tau < 1")
         self.beta, self.pos_dense, self.neg_dense, self.depth = beta, pos_dense, neg_dense, depth
-        self.tau, self.flat_weight = tau, flat_weight
+        if mentions not in MENTIONS:
+            raise ValueError(f"mentions must be one of {', '.join(MENTIONS)}")
+        self.tau, self.flat_weight, self.mentions = tau, flat_weight, mentions
+        self.passing, self.shared = passing, shared
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -179,6 +207,20 @@ class Exclusion(Composer):
             return dense_w * d + (1.0 - dense_w) * _scaled(lexical, texts, rows, clip)
         return _scaled(scorer, texts, rows, clip)
 
+    def _negated(self, plan: Plan) -> list[str]:
+        """Each excluded term without the words the positive part also asks for: they measure
+        the wanted topic, not the excluded one (the term itself where nothing else is left)."""
+        if not plan.positive:
+            return list(plan.negated)
+        return [distinct_words(t, plan.positive) for t in plan.negated]
+
+    def _excluded(self, terms: list[str], scorer: Scorer, rows: np.ndarray) -> np.ndarray:
+        """Each term's evidence on the unit scale, its negated mentions left out."""
+        neg = self._unit(scorer, terms, rows, self.neg_dense, True)
+        if self.mentions == "asserted":  # a mention in a negated scope is no evidence
+            neg = neg * asserted_share(scorer, terms, rows, self.passing)
+        return neg
+
     def evidence(self, plan: Plan, scorer: Scorer, rows: np.ndarray) -> dict[str, np.ndarray]:
         """Per-part contributions for the given rows; they sum to the composed score."""
         if plan.kind == "flat":
@@ -186,10 +228,14 @@ class Exclusion(Composer):
         out: dict[str, np.ndarray] = {}
         if plan.positive:
             w = self.flat_weight
-            rest = without_words(plan.text, plan.negated) or plan.positive
+            rest = without_words(plan.text, self._negated(plan)) or plan.positive
             pos = self._unit(scorer, [plan.positive, rest], rows, self.pos_dense, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
-        neg = self._unit(scorer, list(plan.negated), rows, self.neg_dense, True)
+        negated, distinct = list(plan.negated), self._negated(plan)
+        neg = self._excluded(distinct, scorer, rows)
+        if self.shared > 0 and distinct != negated:  # the shared words weigh ``shared``
+            full = self._excluded(negated, scorer, rows)
+            neg = self.shared * full + (1.0 - self.shared) * neg
         if self.tau > 0:  # only evidence above tau counts: a passing mention is not penalised
             neg = np.clip((neg - self.tau) / (1.0 - self.tau), 0.0, 1.0)
         for term, n in zip(plan.negated, neg, strict=True):
@@ -218,7 +264,7 @@ class Exclusion(Composer):
     def _candidates(self, plan: Plan, scorer: Scorer) -> np.ndarray:
         if not plan.positive:  # purely negative: every document qualifies
             return np.arange(scorer.n_docs, dtype=np.int64)
-        rest = without_words(plan.text, plan.negated) or plan.positive
+        rest = without_words(plan.text, self._negated(plan)) or plan.positive
         idx, _ = scorer.search([plan.positive, rest], max(self.depth, 1))
         rows = np.unique(idx[idx >= 0])
         return rows.astype(np.int64)
@@ -268,3 +314,18 @@ def without_words(text: str, terms: tuple[str, ...] | list[str]) -> str:
     kept = [p for p in _WORD_OR_NOT.findall(text) if p.lower() not in drop]
     out = " ".join("".join(kept).split())
     return out if re.search(r"\w", out) else ""
+
+
+def distinct_words(term: str, positive: str) -> str:
+    """``term`` without the words ``positive`` also has (case-insensitive, a final "s" ignored),
+    the rest as written; ``term`` itself when nothing else is left."""
+    have = {_stem(w) for w in re.findall(r"\w+", positive.lower())}
+    shared = [w for w in re.findall(r"\w+", term) if _stem(w.lower()) in have]
+    if not shared:
+        return term
+    rest = without_words(term, shared).strip(" \t:;,.-")
+    return rest or term
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word

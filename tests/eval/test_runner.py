@@ -90,3 +90,12 @@ def test_multiconir_win_and_flip_rates() -> None:
     assert set(extra["win_rate"]["instruction"]) == {str(k) for k in range(1, 11)}
     assert all(0.0 <= v <= 1.0 for v in extra["flip_rate"].values())
     assert len(extra["ladder_win_rate"]["instruction"]) == 10
+
+
+def test_the_pool_gives_each_scorer_the_corpus_texts() -> None:
+    from logir.eval.systems import ScorerPool
+    from logir.index.base import scorer_passages
+
+    docs = [Document("a", "no coffee in it", "Tiramisu"), Document("b", "coffee granita")]
+    bm25 = ScorerPool(docs).get("bm25")
+    assert scorer_passages(bm25) == ["Tiramisu\nno coffee in it", "coffee granita"]

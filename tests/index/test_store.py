@@ -58,6 +58,16 @@ def test_build_bm25_only(tmp_path: Path) -> None:
         index.scorer("dense")
 
 
+def test_a_scorer_carries_the_indexed_passages(tmp_path: Path) -> None:
+    from logir.index.base import scorer_passages
+
+    index = open_index(build_index(DOCS, tmp_path / "idx", retrievers=("bm25",)))
+    passages = scorer_passages(index.scorer("bm25"))
+    assert passages is not None and len(passages) == 4
+    assert passages[0] == "Paris\nParis is the capital and largest city of France."
+    assert list(passages) == [d.full_text for d in DOCS]
+
+
 def test_bm25_k1_and_b_are_set_at_build_and_kept(tmp_path: Path) -> None:
     import inspect
 

@@ -1,0 +1,83 @@
+"""How much of a passage's match with a term is asserted rather than negated.
+
+The exclusion composer penalises a passage by its evidence for an excluded term. A passage that
+names the term only to deny it ("no coffee in it", "instead of espresso", "unlike triptans") is
+not about it, so its evidence is scaled by the *asserted share* of its mentions (see
+:mod:`logir.logic.mentions` for what counts as negated):
+
+    share(d) = sum_k c_k(d) * r_k(d) / sum_k c_k(d),   r_k = sat(tf_k - neg_k) / sat(tf_k)
+
+over the term's index tokens k, where c_k(d) is token k's BM25 contribution to d (its weight: a
+rare word of the term counts more than a common one; 1 per token mentioned where the scorer has
+no lexical part), tf_k its occurrences in d, neg_k those in a negated scope, and
+sat(x) = x / (x + k1) BM25's saturation of a term frequency: one asserted mention among three
+keeps most of the evidence, as it would in BM25. A passage that does not spell the term, or a
+scorer that carries no passages, keeps its evidence whole (share 1). The share depends only on
+the passage and the term, so ``score`` and ``rank`` agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from logir.index.base import LEXICAL_PART, Scorer, scorer_parts, scorer_passages
+from logir.logic.mentions import Analyser, mention_counts, plain_words
+
+#: BM25's k1 where the lexical scorer does not say its own
+DEFAULT_K1 = 1.2
+
+
+def asserted_share(
+    scorer: Scorer, terms: list[str], rows: np.ndarray, passing: float = 1.0
+) -> np.ndarray:
+    """``[len(terms), len(rows)]``: each term's asserted share in each row's passage (1 where
+    the passage is not at hand or does not spell the term)."""
+    out = np.ones((len(terms), len(rows)), dtype=np.float32)
+    passages = scorer_passages(scorer)
+    if passages is None or not len(rows) or not terms:
+        return out
+    lexical = scorer_parts(scorer).get(LEXICAL_PART, scorer)
+    analyse: Analyser = getattr(lexical, "analyse", None) or plain_words
+    weighed = analyse is not plain_words
+    k1 = float(getattr(lexical, "params", {}).get("k1", DEFAULT_K1))
+    words = [_token_words(analyse, t) for t in terms]  # token -> a word of the term giving it
+    every = {tok for w in words for tok in w}
+    if not every:
+        return out
+    counts = [mention_counts(passages[int(r)], every, analyse) for r in rows]
+    for j, by_token in enumerate(words):
+        if not by_token:
+            continue
+        tokens = list(by_token)
+        if weighed:
+            c = lexical.score([by_token[t] for t in tokens], rows)
+        else:
+            c = np.array([[1.0 if t in cnt else 0.0 for cnt in counts] for t in tokens])
+        r = np.ones_like(c, dtype=np.float64)
+        for col, cnt in enumerate(counts):
+            for i, t in enumerate(tokens):
+                m = cnt.get(t)
+                if m is None:
+                    continue
+                kept = float(m.asserted)
+                if m.asserted == 1 and not m.lead:  # one mention, outside the lead: in passing
+                    kept *= passing
+                if kept < m.total:
+                    r[i, col] = _sat(kept, k1) / _sat(m.total, k1)
+        total = c.sum(axis=0)
+        share = np.divide((c * r).sum(axis=0), total, out=np.ones(len(rows)), where=total > 0)
+        out[j] = share
+    return out
+
+
+def _token_words(analyse: Analyser, term: str) -> dict[str, str]:
+    """The term's index tokens, each with the first word of the term that gives it."""
+    out: dict[str, str] = {}
+    for word, token in analyse(term):
+        if token and token not in out:
+            out[token] = word
+    return out
+
+
+def _sat(tf: float, k1: float) -> float:
+    return tf / (tf + k1)

@@ -1,0 +1,148 @@
+"""Where a passage mentions a term, and whether each mention sits in a negated scope.
+
+"A tiramisu with no coffee in it" mentions coffee, but not as something the passage is about.
+In the manner of NegEx (Chapman et al., 2001), a *cue* opens a scope of a few words after it,
+closed early by a clause boundary (``. ; : ! ? ( )``) or a word that turns the clause ("but",
+"however", "which" ...); a mention of the term inside an open scope is *negated*. Cues:
+
+- negation: "no", "not", "never", "without", "nor", "neither", "none", "non", a negated
+  auxiliary ("don't", "isn't", "cannot" ...), "lacks";
+- substitution and contrast: "instead of", "rather than", "in place of", "unlike", "free of",
+  "free from", "absence of";
+- after the term: "X-free", "X free" ("coffee-free", "gluten free").
+
+Not cues: "not only / just / merely", "no doubt / matter", and "without" (or "free of") after a
+negation in the same clause ("never served without coffee", "can't be made without coffee": a
+double negation asserts the term).
+
+Words come from an ``Analyser``: a text's words in order, lower-cased, each with the token a
+lexical index keeps for it ('' for a stop word), so that mentions are counted in the index's own
+tokens (``BM25Scorer.analyse``); :func:`plain_words` stands in where there is no lexical index.
+One left-to-right pass over the words: linear in the passage's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+#: a text's words in order, lower-cased, each with its index token ('' for a stop word)
+Analyser = Callable[[str], list[tuple[str, str]]]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: words a scope lasts after its cue (NegEx's window)
+SCOPE_WORDS = 5
+
+#: the first words of a passage, where a passage about a topic names it (its title, its lead)
+LEAD_WORDS = 25
+
+#: words before "without" / "free of" in which a negation makes a double negation
+DOUBLE_NEGATION_WORDS = 4
+
+NEGATIONS = _words(
+    "no not never without nor neither none non lacks lacking cannot dont doesnt didnt isnt arent "
+    "wasnt werent wont wouldnt shouldnt couldnt cant hasnt havent hadnt aint"
+)
+#: two-word cues: the first word, then the words that may follow it
+PAIRED = {
+    "instead": frozenset({"of"}),
+    "rather": frozenset({"than"}),
+    "place": frozenset({"of"}),  # "in place of"
+    "free": frozenset({"of", "from"}),
+    "absence": frozenset({"of"}),
+}
+CONTRASTS = frozenset({"unlike"})
+#: a word right after a mention that negates it ("coffee-free")
+AFTER = frozenset({"free"})
+#: a negation cue followed by one of these negates nothing ("not only", "no doubt")
+PSEUDO = frozenset({"only", "just", "merely", "least", "doubt", "matter", "question"})
+#: cues that a negation just before them turns into an assertion
+CANCELLABLE = frozenset({"without", "free"})
+#: words that end a scope: the clause turns
+TERMINATORS = _words(
+    "but however although though yet whereas while which who whose because since except"
+)
+_CLAUSE = re.compile(r"[^.;:!?()\[\]]+")
+_PLAIN = re.compile(r"\w+(?:['\u2019]\w+)*")
+
+
+def plain_words(text: str) -> list[tuple[str, str]]:
+    """An ``Analyser`` without an index: every word lower-cased, itself its token (an
+    apostrophe inside a word dropped, as in "dont")."""
+    out = []
+    for w in _PLAIN.findall(text.lower()):
+        w = w.replace("'", "").replace("\u2019", "")
+        out.append((w, w))
+    return out
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """How a passage mentions one token: ``total`` occurrences, ``negated`` of them in a negated
+    scope, ``lead`` of the asserted ones within the passage's first ``LEAD_WORDS`` words."""
+
+    total: int
+    negated: int
+    lead: int
+
+    @property
+    def asserted(self) -> int:
+        return self.total - self.negated
+
+
+def mention_counts(
+    text: str, targets: Iterable[str], analyse: Analyser = plain_words
+) -> dict[str, Mentions]:
+    """How ``text`` mentions each target token it holds (see :class:`Mentions`)."""
+    want = frozenset(targets)
+    counts: dict[str, list[int]] = {}  # token -> [total, negated, lead]
+    if not want:
+        return {}
+    seen = 0  # words of the passage before the current clause
+    for clause in _CLAUSE.findall(text):
+        words = analyse(clause)
+        left = 0  # words still inside the open scope
+        last_negation = -(10**9)  # position of the last plain negation in this clause
+        prev_hit: list[int] | None = None  # the counts of a mention just before this word
+        prev_lead = False
+        for i, (word, token) in enumerate(words):
+            nxt = words[i + 1][0] if i + 1 < len(words) else ""
+            if word in AFTER and prev_hit is not None and nxt not in PAIRED.get(word, ()):
+                prev_hit[1] += 1  # "coffee-free": the mention just counted was negated
+                prev_hit[2] -= prev_lead
+                prev_hit = None
+                continue
+            prev_hit = None
+            if word in TERMINATORS:
+                left = 0
+            elif _is_cue(word, nxt):
+                if word in CANCELLABLE and i - last_negation <= DOUBLE_NEGATION_WORDS:
+                    left = 0  # "never served without coffee": the two negations cancel
+                else:
+                    left = SCOPE_WORDS + (2 if word in PAIRED else 1)  # counted down below
+            elif token and token in want:
+                hit = counts.setdefault(token, [0, 0, 0])
+                hit[0] += 1
+                if left > 0:
+                    hit[1] += 1
+                else:
+                    prev_hit, prev_lead = hit, seen + i < LEAD_WORDS
+                    hit[2] += prev_lead
+            if word in NEGATIONS and word not in CANCELLABLE and nxt not in PSEUDO:
+                last_negation = i
+            if left > 0:
+                left -= 1
+        seen += len(words)
+    return {t: Mentions(*c) for t, c in counts.items()}
+
+
+def _is_cue(word: str, nxt: str) -> bool:
+    """Whether ``word``, followed by ``nxt``, opens a negated scope."""
+    if word in PAIRED:
+        return nxt in PAIRED[word]
+    return (word in NEGATIONS or word in CONTRASTS) and nxt not in PSEUDO

@@ -1,0 +1,106 @@
+"""The exclusion composer reads the candidates' passages: a mention of the excluded term in a
+negated scope ("no coffee in it") is no evidence that a passage is about it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logir.index.base import attach_passages
+from logir.index.lexical import BM25Scorer
+from logir.logic import get_composer
+from logir.logic.asserted import asserted_share
+from logir.logic.auto import distinct_words
+
+PASSAGES = [
+    "Tiramisu is an Italian dessert of ladyfingers dipped in coffee, layered with mascarpone.",
+    "A strawberry tiramisu is an Italian dessert with ladyfingers soaked in orange juice: "
+    "no coffee in it.",
+    "Panna cotta is an Italian dessert of sweetened cream set with gelatin.",
+    "Affogato is an Italian dessert: a scoop of gelato drowned in hot coffee.",
+    "Coffee is brewed from roasted coffee beans.",
+    "Ramen is a Japanese noodle soup.",
+]
+QUERY = '"Italian dessert" AND NOT "coffee"'
+
+
+@pytest.fixture
+def bm25() -> BM25Scorer:
+    scorer = BM25Scorer.build(PASSAGES)
+    attach_passages(scorer, PASSAGES)
+    return scorer
+
+
+def test_a_negated_mention_is_not_penalised(bm25: BM25Scorer) -> None:
+    comp = get_composer("exclusion,tau=0")
+    (r,) = comp.rank([QUERY], bm25, 6)
+    penalty = dict(zip(r.doc_idx.tolist(), r.evidence["NOT coffee"].tolist(), strict=True))
+    assert penalty[1] == 0.0  # "no coffee in it"
+    assert penalty[0] < 0 and penalty[3] < 0  # tiramisu and affogato are coffee desserts
+    assert r.doc_idx[:2].tolist() == [2, 1]  # the two desserts without coffee first
+    # without reading the passages, the strawberry tiramisu is penalised like the others
+    (every,) = get_composer("exclusion,tau=0,mentions=all").rank([QUERY], bm25, 6)
+    assert every.evidence["NOT coffee"][every.doc_idx.tolist().index(1)] < 0
+
+
+def test_score_equals_rank_and_evidence_adds_up(bm25: BM25Scorer) -> None:
+    comp = get_composer("exclusion,tau=0")
+    (r,) = comp.rank([QUERY], bm25, 6)
+    np.testing.assert_allclose(comp.score(QUERY, bm25, r.doc_idx), r.scores, rtol=1e-6)
+    np.testing.assert_allclose(sum(r.evidence.values()), r.scores, rtol=1e-6, atol=1e-7)
+
+
+def test_a_scorer_without_passages_keeps_every_mention() -> None:
+    bare = BM25Scorer.build(PASSAGES)
+    share = asserted_share(bare, ["coffee"], np.arange(len(PASSAGES)))
+    assert share.tolist() == [[1.0] * len(PASSAGES)]
+
+
+def test_the_share_follows_bm25_saturation(bm25: BM25Scorer) -> None:
+    text = "Coffee granita: frozen coffee, though a decaf take has no coffee at all."
+    scorer = BM25Scorer.build([*PASSAGES, text])
+    attach_passages(scorer, [*PASSAGES, text])
+    share = asserted_share(scorer, ["coffee", "cream"], np.array([0, 1, 2, 6]))
+    k1 = scorer.params["k1"]
+    sat = lambda tf: tf / (tf + k1)  # noqa: E731
+    np.testing.assert_allclose(share[0], [1.0, 0.0, 1.0, sat(2) / sat(3)], rtol=1e-6)
+    assert share[1].tolist() == [1.0, 1.0, 1.0, 1.0]  # nothing negated
+
+
+def test_a_passing_mention_counts_less_when_asked() -> None:
+    lead = "Tiramisu is a coffee dessert. " + "It is sweet and rich and layered. " * 5
+    passing = (
+        "Panna cotta is a set cream dessert. "
+        + "It is sweet and cold. " * 5
+        + ("Some serve it with coffee.")
+    )
+    scorer = BM25Scorer.build([lead, passing])
+    attach_passages(scorer, [lead, passing])
+    rows = np.arange(2)
+    assert asserted_share(scorer, ["coffee"], rows).tolist() == [[1.0, 1.0]]
+    half = asserted_share(scorer, ["coffee"], rows, passing=0.5)[0]
+    k1 = scorer.params["k1"]
+    assert half[0] == 1.0 and half[1] == pytest.approx((0.5 / (0.5 + k1)) / (1 / (1 + k1)))
+
+
+def test_distinct_words() -> None:
+    book = "Renewable Energy: A First Course"
+    assert distinct_words(book, "renewable energy") == "A First Course"
+    assert distinct_words("blue cheeses", "cheese") == "blue"
+    assert distinct_words("coffee", "Italian desserts") == "coffee"
+    assert distinct_words("cheese", "blue cheese") == "cheese"  # nothing else left: the term
+
+
+def test_words_the_positive_part_shares_weigh_less(bm25: BM25Scorer) -> None:
+    passages = [
+        "Renewable energy sources such as wind and solar power cut emissions.",
+        "Renewable Energy: A First Course is a textbook for a first course on the subject.",
+        "Fossil fuels emit carbon dioxide.",
+    ]
+    scorer = BM25Scorer.build(passages)
+    attach_passages(scorer, passages)
+    query = '"renewable energy" AND NOT "Renewable Energy: A First Course"'
+    whole = get_composer("exclusion,tau=0,shared=1").score(query, scorer, np.arange(3))
+    split = get_composer("exclusion,tau=0").score(query, scorer, np.arange(3))
+    assert whole[0] < whole[1] + 0.5  # the shared words penalise the passage about the topic
+    assert split[0] > whole[0] and split[0] > split[1]

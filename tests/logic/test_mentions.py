@@ -1,0 +1,73 @@
+"""Negated scopes in passages: a mention inside one is not evidence that a passage is about it."""
+
+from __future__ import annotations
+
+import pytest
+
+from logir.index.lexical import BM25Scorer
+from logir.logic.mentions import LEAD_WORDS, Mentions, mention_counts
+
+
+def counts(text: str, *targets: str) -> dict[str, tuple[int, int]]:
+    return {t: (m.total, m.negated) for t, m in mention_counts(text, targets).items()}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A strawberry tiramisu with no coffee in it.",
+        "The sponge is soaked in orange juice instead of coffee.",
+        "It is sweetened with honey rather than coffee syrup.",
+        "A coffee-free take on the classic.",
+        "Served without coffee or liqueur.",
+        "Unlike coffee, the syrup is mild.",
+        "The recipe doesn't use coffee at all.",
+        "It contains neither cocoa nor coffee.",
+        "A non-coffee version for children.",
+    ],
+)
+def test_a_mention_in_a_negated_scope_is_negated(text: str) -> None:
+    assert counts(text, "coffee") == {"coffee": (1, 1)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tiramisu layers ladyfingers dipped in coffee.",
+        "Not only coffee but also cocoa goes into it.",  # "not only" negates nothing
+        "It is never served without coffee.",  # two negations assert it
+        "It can't be made without coffee.",
+        "There is no cream. Coffee is poured over the ice.",  # the scope ends with its sentence
+        "It has no cream, but coffee is poured over it.",  # "but" turns the clause
+        "No dessert in Rome is more famous, and its syrup is made from strong black coffee.",
+    ],
+)
+def test_an_asserted_mention_is_not_negated(text: str) -> None:
+    assert counts(text, "coffee") == {"coffee": (1, 0)}
+
+
+def test_each_mention_is_counted_on_its_own() -> None:
+    text = "Affogato is coffee poured over gelato. A version with no coffee uses hot chocolate."
+    assert counts(text, "coffee", "gelato", "cream") == {"coffee": (2, 1), "gelato": (1, 0)}
+
+
+def test_mentions_are_counted_in_the_index_tokens() -> None:
+    bm25 = BM25Scorer.build(["a passage", "another one"])
+    got = mention_counts("No espressos here, but two espresso cups", ["espresso"], bm25.analyse)
+    assert got == {"espresso": Mentions(total=2, negated=1, lead=1)}  # "espressos" stems so
+
+
+def test_lead_counts_the_asserted_mentions_near_the_start() -> None:
+    filler = "word " * LEAD_WORDS
+    text = f"Sicario is a thriller. {filler} It later turned to science."
+    got = mention_counts(text, ["science"])
+    assert got["science"] == Mentions(total=1, negated=0, lead=0)
+    got = mention_counts(f"Science fiction, said the critic. {filler}", ["science"])
+    assert got["science"] == Mentions(total=1, negated=0, lead=1)
+
+
+def test_a_scope_lasts_a_few_words() -> None:
+    near = "no sugar or cream or coffee"
+    far = "no sugar is added to the cream, said the cook, and coffee"
+    assert counts(near, "coffee") == {"coffee": (1, 1)}
+    assert counts(far, "coffee") == {"coffee": (1, 0)}
