@@ -33,7 +33,8 @@ synth_app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     help=(
-        "Build a benchmark with an LLM: logir synth KIND --corpus PATH --out DIR OPTIONS. "
+        "Build a benchmark with an LLM, or exclusion training data by rule (negations): "
+        "logir synth KIND --corpus PATH --out DIR OPTIONS. "
         "Each KIND writes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv) that "
         "`logir eval beir --data DIR` evaluates. Runs are resumable: OUT/checkpoint.jsonl keeps "
         "every finished unit, so running the same command again continues where it stopped."
@@ -242,3 +243,66 @@ def _command(kind: str) -> Callable[..., None]:
 
 for _kind in PIPELINES:
     synth_app.command(_kind, help=KIND_HELP.get(_kind, f"The {_kind} pipeline."))(_command(_kind))
+
+TestShareOpt = Annotated[
+    float,
+    typer.Option(
+        "--test-share",
+        help="Share of the queries held out as qrels/test.tsv (kept out of triplets.jsonl).",
+        min=0.0,
+        max=0.9,
+    ),
+]
+KindsOpt = Annotated[
+    str,
+    typer.Option("--kinds", help="Generators to run, comma-separated: title, swap, disjunction."),
+]
+
+
+@synth_app.command(
+    "negations",
+    help=(
+        "Exclusion training data from any corpus, by rule (no LLM): queries such as "
+        "'<shared topic> other than <B>' with B's passage as the hard negative, mirrored "
+        "attribute swaps and 'without x or z' disjunctions, each read back by logir's own "
+        "reader. Writes OUT/triplets.jsonl (for logir train --data) and a BEIR folder whose "
+        "qrels/test.tsv holds the held-out queries (for logir eval beir --data OUT). "
+        "Deterministic for a seed."
+    ),
+)
+def synth_negations(
+    corpus: CorpusOpt = None,
+    out: OutOpt = None,
+    max_items: Annotated[
+        int | None, typer.Option("--max-items", help="At most N queries.", min=1)
+    ] = None,
+    seed: SeedOpt = 0,
+    test_share: TestShareOpt = 0.1,
+    kinds: KindsOpt = "title,swap,disjunction",
+    quiet: QuietOpt = False,
+) -> None:
+    """The body of `logir synth negations`."""
+    from logir.data.dataset import require_text
+    from logir.data.jsonl import require_writable
+    from logir.index.store import load_corpus
+    from logir.progress import Bars
+    from logir.synth.negations.run import synthesize
+
+    if corpus is None or out is None:
+        raise LogirError("logir synth negations needs --corpus PATH and --out DIR")
+    require_writable(out, "--out", folder=True)
+    chosen = tuple(k.strip().lower() for k in kinds.split(",") if k.strip())
+    docs = load_corpus(corpus)
+    require_text(docs, corpus)
+    with Bars("passages", quiet, plain_steps=10) as bars:
+        summary = synthesize(docs, out, seed, max_items, test_share, chosen, progress=bars.update)
+    by_kind = ", ".join(f"{k} {n}" for k, n in summary["by_kind"].items())
+    print(
+        f"negations: {summary['queries']} queries ({by_kind}) from {summary['documents']} "
+        f"passages in {summary['seconds']} s; {summary['train_queries']} train, "
+        f"{summary['test_queries']} held out"
+    )
+    print(
+        f"written: {out} (triplets.jsonl: {summary['triplets']} triplets; corpus.jsonl, "
+        "queries.jsonl, qrels/train.tsv, qrels/test.tsv, summary.json)"
+    )

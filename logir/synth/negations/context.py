@@ -1,0 +1,28 @@
+"""What every generator works from: the read corpus, its neighbours, limits and a seed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from logir.synth.negations.analysis import Analysis, Passage
+from logir.synth.negations.choose import Limits
+
+
+@dataclass
+class Context:
+    """The shared state of one run; `used` remembers passages already given a role."""
+
+    analysis: Analysis
+    neighbours: list[list[int]]
+    seed: int
+    limits: Limits = field(default_factory=Limits)
+    used: set[tuple[str, int]] = field(default_factory=set)
+
+    def near(self, p: Passage) -> list[Passage]:
+        """`p`'s neighbours, best first."""
+        return [self.analysis.passages[i] for i in self.neighbours[p.index]]
+
+    def rng(self, kind: str, p: Passage) -> random.Random:
+        """A random source for one generator at one passage: the same for the same seed."""
+        return random.Random(f"{self.seed}\x00{kind}\x00{p.doc.id}")
