@@ -336,6 +336,15 @@ CASES: list[Case] = [
          "--opt", "colour=blue", needs=("colour",)),
     case("synth-max-items-zero", "synth", "itlr", "--max-items", "0", needs=("--max-items",)),
     case("synth-unknown-kind", "synth", "poetry", needs=("poetry",)),
+    case("synth-negations-invalid-utf8", "synth", "negations", "--corpus", "{bad_utf8}",
+         "--out", "{tmp}/n1", needs=("bad_utf8.jsonl:2", "UTF-8")),
+    case("synth-negations-duplicate-id", "synth", "negations", "--corpus", "{dup_id}", "--out",
+         "{tmp}/n2", needs=("dup_id.jsonl:3", "duplicate")),
+    case("synth-negations-out-is-file", "synth", "negations", "--corpus", "{good}", "--out",
+         "{afile}", needs=("--out", "afile")),
+    case("synth-negations-test-share", "synth", "negations", "--corpus", "{good}", "--out",
+         "{tmp}/n3", "--test-share", "1.5", needs=("--test-share",)),
+    case("synth-negations-no-out", "synth", "negations", "--corpus", "{good}", needs=("--out",)),
 ]  # fmt: skip
 
 #: cases also run as the real command in a subprocess

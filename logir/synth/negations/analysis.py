@@ -20,25 +20,29 @@ from logir.data.dataset import Document
 
 _TOKEN = re.compile(r"\w+(?:[-'\u2019]\w+)*")
 _SENTENCE_END = re.compile(r"[.!?:;\n]")
-_ARTICLES = frozenset("a an the its their his her this these those our".split())
+_ARTICLE_WORDS = "a an the its their his her this these those our"
+_ARTICLES = frozenset(_ARTICLE_WORDS.split())
+_VERB_SIGNS = frozenset(("to", "the", "a", "an"))
+_FUNCTION_TEXT = """
+    a about above after again against all also although always among an and another any are
+    around as at be because been before being below between both but by can could did do
+    does doing done down during each either else even ever every few for from further had
+    has have having he her here hers him his how however i if in into is it its itself just
+    least less like may me might more most much must my neither never no nor not now of off
+    often on once one only or other others our out over own per rather same several she
+    should since so some still such than that the their them then there these they this
+    those though through thus to too under until up upon us very via was we were what when
+    where whether which while who whom whose why will with within without would yet you your
+    first second third new used using use based including include includes included well
+    whereas alongside aboard across along beyond toward towards unlike despite throughout
+    inside outside onto beside near besides except apart aside excluding instead made make
+    makes making take takes taken took give gives given gave known found shown seen became
+    become began come came get gets got put set held kept left told said say says led
+    brought built grown drawn born written late later earlier going goes went two three four
+    five many
+"""
 #: words that never start, end or sit inside a phrase (a stop list wider than BM25's)
-FUNCTION_WORDS = frozenset(
-    """a about above after again against all also although always among an and another any are
-    around as at be because been before being below between both but by can could did do does
-    doing done down during each either else even ever every few for from further had has have
-    having he her here hers him his how however i if in into is it its itself just least less
-    like may me might more most much must my neither never no nor not now of off often on once
-    one only or other others our out over own per rather same several she should since so some
-    still such than that the their them then there these they this those though through thus to
-    too under until up upon us very via was we were what when where whether which while who whom
-    whose why will with within without would yet you your first second third new used using use
-    based including include includes included well whereas alongside aboard across along beyond toward towards unlike
-    despite throughout inside outside onto beside near besides except apart aside excluding
-    instead made make makes making take takes taken took give gives given gave known found shown seen
-    became become began come came get gets got put set held kept left told said say says led
-    brought built grown drawn born written late later earlier going goes went two three four five many among
-    further""".split()
-)
+FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 #: a phrase is at most this many words
 MAX_PHRASE_WORDS = 3
 #: a passage's first this many content words count as its lead (with the title)
@@ -117,7 +121,7 @@ class Analysis:
                 last = m.end()
         self.occurrences: Counter[str] = Counter()  # word -> times said (lower case)
         self.after_article: Counter[str] = Counter()  # word -> times "the ... X" ends a phrase
-        self.before_to: Counter[str] = Counter()  # word -> times followed by "to"
+        self.verb_place: Counter[str] = Counter()  # word -> times followed by "to", "the", "a"
         self.passages = [self._read(i, d) for i, d in enumerate(docs)]
         self.df: Counter[str] = Counter()  # form -> passages holding it
         self.phrase_df: Counter[Key] = Counter()  # phrase of 2+ words -> passages holding it
@@ -165,8 +169,8 @@ class Analysis:
         """Whether a phrase as written can name a thing: a name (capitalised words), or
         words whose last one, in this or its singular form, ends a phrase opened by an article
         ("the icing", "an infant"; not "the raw milk") at least once in five times it is said,
-        and none of which is mostly followed by "to" ("need", "cause" ...). So verbs and
-        adjectives alone ("developing", "raw", "young") are neither asked for nor excluded."""
+        and none of which is often followed by "to" or an article ("need to", "keeps the"). So
+        verbs and adjectives alone ("developing", "raw") are neither asked for nor excluded."""
         words = [_bare(w).lower() for w in text.split()]
         if not words:
             return False
@@ -182,7 +186,7 @@ class Analysis:
         heads = sum(self.after_article.get(w, 0) for w in forms)
         if said == 0 or heads * 5 < said:
             return False
-        return all(self.before_to.get(w, 0) * 5 < max(self.occurrences.get(w, 0), 1) for w in words)
+        return all(self.verb_place.get(w, 0) * 5 < max(self.occurrences[w], 1) for w in words)
 
     def idf(self, stem: str) -> float:
         """log(N / df), the rarer the larger (a stem never seen counts as seen once)."""
@@ -216,8 +220,8 @@ class Analysis:
         for m in _TOKEN.finditer(text):
             gap = text[last_end : m.start()]
             last_end = m.end()
-            if last_form and m.group().lower() == "to" and gap.isspace():
-                self.before_to[last_form] += 1
+            if last_form and gap.isspace() and m.group().lower() in _VERB_SIGNS:
+                self.verb_place[last_form] += 1  # "need to", "keeps the": a verb's place
             last_form = ""
             if "\n" in gap or any(not (c.isspace() or c == "-") for c in gap):
                 pending_break = True

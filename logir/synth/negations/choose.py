@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from logir.synth.negations.analysis import Analysis, Key, Passage
 
-
 #: an excluded thing is a word or two (a title excluded by name may be longer)
 MAX_EXCLUDED_WORDS = 2
 
