@@ -431,7 +431,7 @@ def eval_cmd(
     from logir.eval.runner import DEFAULT_MEASURES, LOGICAL_FORMS, evaluate
     from logir.eval.systems import ScorerPool, needs_llm, parse_system, split_system
     from logir.logic.registry import deprecations
-    from logir.progress import Bars
+    from logir.progress import Bars, terminal_progress
 
     # everything a user gives is checked before the dataset loads and the systems run
     for name in measure or ():
@@ -497,7 +497,12 @@ def eval_cmd(
                 runs_dir=runs_dir,
                 dense_model=model,
                 progress=bars.update,
-                pool=ScorerPool(ds.corpus, dense_model=model, bm25=bm25),
+                pool=ScorerPool(
+                    ds.corpus,
+                    dense_model=model,
+                    bm25=bm25,
+                    show_progress=terminal_progress(quiet),
+                ),
                 llm=llm,
                 logical_form=logical_form,
             )

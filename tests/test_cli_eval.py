@@ -139,3 +139,14 @@ def test_version() -> None:
 
     proc = logir("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"logir {__version__}"
+
+
+@pytest.mark.dense
+def test_the_encoder_draws_no_bar_off_a_terminal_or_when_quiet(tmp_path: Path) -> None:
+    folder = _beir(tmp_path / "mini")
+    for run, extra in enumerate(([], ["--quiet"])):
+        cache = {"LOGIR_CACHE": str(tmp_path / f"cache{run}")}  # empty: the corpus is encoded
+        proc = logir("eval", "beir", "--data", str(folder), "-s", "dense", *extra, env=cache)
+        assert proc.returncode == 0, proc.stderr
+        assert "Batches" not in proc.stderr and "it/s" not in proc.stderr
+        assert ("queries ranked" in proc.stderr) == (not extra)  # logir's own line stays

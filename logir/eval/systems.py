@@ -83,7 +83,8 @@ def parse_system(name: str, llm: ChatClient | None = None) -> SystemSpec:
 
 
 class ScorerPool:
-    """Builds each scorer once per corpus, on first use (``bm25``: BM25's ``k1`` and ``b``)."""
+    """Builds each scorer once per corpus, on first use (``bm25``: BM25's ``k1`` and ``b``;
+    ``show_progress``: whether the encoders may draw their own bars, None: their default)."""
 
     def __init__(
         self,
@@ -92,6 +93,7 @@ class ScorerPool:
         cache_dir: Path | None = None,
         hybrid_alpha: float = 0.5,
         bm25: Mapping[str, float] | None = None,
+        show_progress: bool | None = None,
     ) -> None:
         if not docs:
             raise LogirError("the dataset has no corpus to retrieve from")
@@ -100,6 +102,7 @@ class ScorerPool:
         self.cache_dir = cache_dir
         self.hybrid_alpha = hybrid_alpha
         self.bm25 = dict(bm25 or {})
+        self.show_progress = show_progress
         self._scorers: dict[str, Scorer] = {}
 
     def get(self, retriever: str) -> Scorer:
@@ -114,6 +117,7 @@ class ScorerPool:
             cache_dir=self.cache_dir,
             alpha=self.hybrid_alpha,
             bm25=self.bm25,
+            show_progress=self.show_progress,
         )
         scorer = registry.build(retriever, self.texts, options, part=self.get)
         attach_passages(scorer, self.texts)
