@@ -27,59 +27,73 @@ class Limits:
     excluded_floor: int = 4
 
 
-def _df_ok(analysis: Analysis, key: Key, share: float, floor: int) -> bool:
-    cap = max(share * analysis.n, floor)
-    return all(2 <= analysis.df.get(s, 0) <= cap for s in key)
+class Chooser:
+    """The phrase choices of one run; what each passage offers is worked out once."""
 
+    def __init__(self, analysis: Analysis, limits: Limits) -> None:
+        self.analysis = analysis
+        self.limits = limits
+        self._topics: dict[int, dict[Key, float]] = {}
+        self._excludable: dict[int, list[tuple[float, Key]]] = {}
 
-def shared_topic(
-    analysis: Analysis, passages: list[Passage], avoid: Key, limits: Limits
-) -> Key | None:
-    """The rarest phrase every passage holds whole and makes prominent (title, lead, or said
-    twice), sharing no word with `avoid` (None if none); the first passage gives its wording."""
-    first, rest = passages[0], passages[1:]
-    best: tuple[float, Key] | None = None
-    for key in first.phrases:
-        if set(key) & set(avoid) or not all(p.contains(key) for p in rest):
-            continue
-        if not _df_ok(analysis, key, limits.topic_share, limits.topic_floor) or not first.surface(
-            key
-        ):
-            continue
-        if not all(p.salient(key) for p in passages):
-            continue
-        if not analysis.nounish(first.surface(key)):
-            continue
-        score = sum(analysis.idf(s) for s in key)
-        if best is None or (score, key) > best:
-            best = (score, key)
-    return None if best is None else best[1]
+    def _df_ok(self, key: Key, share: float, floor: int) -> bool:
+        cap = max(share * self.analysis.n, floor)
+        return all(2 <= self.analysis.df.get(s, 0) <= cap for s in key)
 
+    def topics(self, p: Passage) -> dict[Key, float]:
+        """The phrases `p` could share as a topic: prominent in it (title, lead, or said twice),
+        a noun phrase as `p` writes it, within the topic limits; each with its rarity."""
+        out = self._topics.get(p.index)
+        if out is None:
+            a, lim = self.analysis, self.limits
+            out = {
+                key: sum(a.idf(s) for s in key)
+                for key in p.phrases
+                if self._df_ok(key, lim.topic_share, lim.topic_floor)
+                and p.salient(key)
+                and a.nounish(p.surface(key))
+            }
+            self._topics[p.index] = out
+        return out
 
-def distinctive(
-    analysis: Analysis,
-    owner: Passage,
-    others: list[Passage],
-    avoid: Key,
-    limits: Limits,
-) -> Key | None:
-    """The best phrase of at most MAX_EXCLUDED_WORDS words that `owner` makes prominent, that
-    some other passage of the corpus also says, and that no passage of `others` mentions any
-    word of, sharing no word with `avoid` (None if there is none)."""
-    best: tuple[float, Key] | None = None
-    for key in owner.phrases:
-        if len(key) > MAX_EXCLUDED_WORDS or set(key) & set(avoid):
-            continue
-        if len(key) > 1 and analysis.phrase_df[key] < 2:
-            continue  # a phrase said in one passage only is seldom a name of anything
-        if not owner.salient(key) or not analysis.nounish(owner.surface(key)):
-            continue
-        if any(p.mentions_any(key) for p in others):
-            continue
-        if not _df_ok(analysis, key, limits.excluded_share, limits.excluded_floor):
-            continue
-        mean = sum(analysis.idf(s) for s in key) / len(key)
-        score = mean * (1 + 0.25 * (len(key) - 1)) + math.log1p(owner.phrases[key])
-        if best is None or (score, key) > best:
-            best = (score, key)
-    return None if best is None else best[1]
+    def excludable(self, p: Passage) -> list[tuple[float, Key]]:
+        """The phrases of at most MAX_EXCLUDED_WORDS words that `p` makes prominent, that some
+        other passage also says (a phrase said once is seldom the name of anything), a noun
+        phrase within the excluded limits; best first."""
+        out = self._excludable.get(p.index)
+        if out is None:
+            a, lim = self.analysis, self.limits
+            out = []
+            for key, count in p.phrases.items():
+                if len(key) > MAX_EXCLUDED_WORDS or (len(key) > 1 and a.phrase_df[key] < 2):
+                    continue
+                if not self._df_ok(key, lim.excluded_share, lim.excluded_floor):
+                    continue
+                if not p.salient(key) or not a.nounish(p.surface(key)):
+                    continue
+                mean = sum(a.idf(s) for s in key) / len(key)
+                out.append((mean * (1 + 0.25 * (len(key) - 1)) + math.log1p(count), key))
+            out.sort(reverse=True)
+            self._excludable[p.index] = out
+        return out
+
+    def shared_topic(self, passages: list[Passage], avoid: Key = ()) -> Key | None:
+        """The rarest phrase every passage offers as a topic, sharing no word with `avoid`
+        (None if there is none); the first passage gives its wording."""
+        offers = [self.topics(p) for p in passages]
+        best: tuple[float, Key] | None = None
+        for key, score in offers[0].items():
+            if set(key) & set(avoid) or not all(key in o for o in offers[1:]):
+                continue
+            if best is None or (score, key) > best:
+                best = (score, key)
+        return None if best is None else best[1]
+
+    def distinctive(self, owner: Passage, others: list[Passage], avoid: Key) -> Key | None:
+        """`owner`'s best excludable phrase that no passage of `others` mentions any word of,
+        sharing no word with `avoid` (None if there is none)."""
+        for _, key in self.excludable(owner):
+            if set(key) & set(avoid) or any(p.mentions_any(key) for p in others):
+                continue
+            return key
+        return None

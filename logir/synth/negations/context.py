@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from logir.synth.negations.analysis import Analysis, Passage
-from logir.synth.negations.choose import Limits
+from logir.synth.negations.choose import Chooser, Limits
 
 
 @dataclass
@@ -18,6 +18,9 @@ class Context:
     seed: int
     limits: Limits = field(default_factory=Limits)
     used: set[tuple[str, int]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.choose = Chooser(self.analysis, self.limits)
 
     def near(self, p: Passage) -> list[Passage]:
         """`p`'s neighbours, best first."""

@@ -8,7 +8,6 @@ that reads only the first (or only the last) excluded thing ranks one of them wr
 from __future__ import annotations
 
 from logir.synth.negations.analysis import Passage
-from logir.synth.negations.choose import distinctive, shared_topic
 from logir.synth.negations.context import Context
 from logir.synth.negations.item import Item, check
 from logir.synth.negations.wordings import phrase
@@ -27,11 +26,11 @@ def make(a: Passage, ctx: Context) -> list[Item]:
     near = ctx.near(a)[:TRIED]
     for i, b in enumerate(near):
         for c in near[i + 1 :]:
-            topic = shared_topic(analysis, [a, b, c], (), ctx.limits)
+            topic = ctx.choose.shared_topic([a, b, c])
             if topic is None:
                 continue
-            x = distinctive(analysis, b, [a, c], topic, ctx.limits)
-            z = distinctive(analysis, c, [a, b], topic, ctx.limits)
+            x = ctx.choose.distinctive(b, [a, c], topic)
+            z = ctx.choose.distinctive(c, [a, b], topic)
             if x is None or z is None:
                 continue
             topic_text = analysis.phrase_text(a, topic)

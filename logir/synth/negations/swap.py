@@ -9,7 +9,6 @@ attribute changes, so only reading the exclusion tells them apart (NevIR's idea,
 from __future__ import annotations
 
 from logir.synth.negations.analysis import Passage
-from logir.synth.negations.choose import distinctive, shared_topic
 from logir.synth.negations.context import Context
 from logir.synth.negations.item import Item, check
 from logir.synth.negations.wordings import phrase
@@ -26,11 +25,11 @@ def make(a: Passage, ctx: Context) -> list[Item]:
     for b in ctx.near(a):
         if (KIND, b.index) in ctx.used:
             continue
-        topic = shared_topic(analysis, [a, b], (), ctx.limits)
+        topic = ctx.choose.shared_topic([a, b])
         if topic is None:
             continue
-        x = distinctive(analysis, b, [a], topic, ctx.limits)
-        y = distinctive(analysis, a, [b], topic, ctx.limits)
+        x = ctx.choose.distinctive(b, [a], topic)
+        y = ctx.choose.distinctive(a, [b], topic)
         if x is None or y is None:
             continue
         topic_text = analysis.phrase_text(a, topic)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from logir.synth.negations.analysis import Passage
-from logir.synth.negations.choose import shared_topic
 from logir.synth.negations.context import Context
 from logir.synth.negations.item import Item, check
 from logir.synth.negations.wordings import phrase
@@ -44,7 +43,7 @@ def make(b: Passage, ctx: Context) -> list[Item]:
     for a in ctx.near(b):
         if a.mentions_any(name_key) or (KIND, a.index) in ctx.used:
             continue
-        topic = shared_topic(analysis, [a, b], name_key, ctx.limits)
+        topic = ctx.choose.shared_topic([a, b], name_key)
         if topic is None:
             continue
         topic_text = analysis.phrase_text(a, topic)
