@@ -300,7 +300,8 @@ def synth_negations(
     print(
         f"negations: {summary['queries']} queries ({by_kind}) from {summary['documents']} "
         f"passages in {summary['seconds']} s; {summary['train_queries']} train, "
-        f"{summary['test_queries']} held out"
+        f"{summary['test_queries']} held out, {summary['set_aside']} set aside (they use a "
+        "held-out passage)"
     )
     print(
         f"written: {out} (triplets.jsonl: {summary['triplets']} triplets; corpus.jsonl, "

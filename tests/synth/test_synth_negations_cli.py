@@ -35,6 +35,11 @@ def test_writes_triplets_train_reads_and_a_beir_folder_with_violating_labels(out
     assert train.queries and all(train.violating[t.id] for t in train.queries)
     held = {r["query_id"] for r in rows}
     assert held == {t.id for t in train.queries}, "held-out queries stay out of the triplets"
+    test = load_beir(out, split="test")
+    assert test.queries and not {t.id for t in test.queries} & held
+    test_passages = {d for t in test.queries for d in [*test.qrels[t.id], *test.violating[t.id]]}
+    trained_on = {r[k] for r in rows for k in ("positive_id", "negative_id")}
+    assert not test_passages & trained_on, "no held-out passage is trained on"
     texts = {d.id: d.full_text for d in train.corpus}
     for r in rows:
         assert texts[r["positive_id"]] == r["positive"] and texts[r["negative_id"]] == r["negative"]

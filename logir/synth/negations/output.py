@@ -8,7 +8,10 @@
 - ``corpus.jsonl``, ``queries.jsonl``: the passages the items use and every query, with its
   logical form, its generator as ``type`` and its hard negatives as ``violating``;
 - ``qrels/train.tsv``: the train queries' positives; ``qrels/test.tsv``: the held-out ones
-  (``logir eval beir --data OUT`` reads it; ``logir train --data OUT`` reads train.tsv only);
+  (``logir eval beir --data OUT`` reads it; ``logir train --data OUT`` reads train.tsv only).
+  A query is held out with its group (the queries over the same passages); a query that uses
+  any passage of a held-out query is set aside (written nowhere), so no held-out passage is
+  ever trained on;
 - ``summary.json``: the settings and counts of the run.
 """
 
@@ -55,8 +58,21 @@ def write(
 ) -> dict[str, Any]:
     """Write every file of OUT (see the module docstring); returns the summary written."""
     passages = analysis.passages
-    ids = query_ids(items)
     test = [held_out(item.group, seed, test_share) for item in items]
+    held_passages = {
+        i
+        for item, t in zip(items, test, strict=True)
+        if t
+        for i in (item.positive, *item.negatives)
+    }
+    keep = [
+        t or not ({item.positive, *item.negatives} & held_passages)
+        for item, t in zip(items, test, strict=True)
+    ]
+    set_aside = len(items) - sum(keep)
+    items = [item for item, k in zip(items, keep, strict=True) if k]
+    test = [t for t, k in zip(test, keep, strict=True) if k]
+    ids = query_ids(items)
     rows = []
     for qid, item, is_test in zip(ids, items, test, strict=True):
         if is_test:
@@ -127,6 +143,7 @@ def write(
         "by_kind": kinds,
         "train_queries": len(qrels["train"]),
         "test_queries": len(qrels["test"]),
+        "set_aside": set_aside,
         "triplets": len(rows),
         "passages": len(used),
     }
