@@ -274,10 +274,13 @@ def synth_negations(
     corpus: CorpusOpt = None,
     out: OutOpt = None,
     max_items: Annotated[
-        int | None, typer.Option("--max-items", help="At most N queries.", min=1)
+        int | None,
+        typer.Option(
+            "--max-items", help="Make at most N queries (before any is set aside).", min=1
+        ),
     ] = None,
     seed: SeedOpt = 0,
-    test_share: TestShareOpt = 0.1,
+    test_share: TestShareOpt = 0.05,
     kinds: KindsOpt = "title,swap,disjunction",
     quiet: QuietOpt = False,
 ) -> None:

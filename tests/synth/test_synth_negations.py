@@ -176,3 +176,17 @@ def test_titles_that_read_as_sentences_are_not_names() -> None:
 def test_a_corpus_of_one_passage_is_refused() -> None:
     with pytest.raises(LogirError, match="at least 2 passages"):
         generate([Document("a", "text")])
+
+
+def test_no_test_share_keeps_every_query_for_training(
+    docs: list[Document], items: list[Item], tmp_path: Path
+) -> None:
+    from logir.synth.negations.run import synthesize
+
+    (tmp_path / "qrels").mkdir()
+    (tmp_path / "qrels" / "test.tsv").write_text("left by an earlier run\n", encoding="utf-8")
+    summary = synthesize(docs, tmp_path, seed=0, test_share=0)
+    assert summary["queries"] == summary["train_queries"] == len(items)
+    assert summary["test_queries"] == summary["set_aside"] == 0
+    assert summary["triplets"] == sum(len(i.negatives) for i in items)
+    assert not (tmp_path / "qrels" / "test.tsv").exists()

@@ -84,7 +84,7 @@ def synthesize(
     out: str | Path,
     seed: int = 0,
     max_items: int | None = None,
-    test_share: float = 0.1,
+    test_share: float = 0.05,
     kinds: tuple[str, ...] = tuple(GENERATORS),
     progress: Progress | None = None,
 ) -> dict[str, Any]:
