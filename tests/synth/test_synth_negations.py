@@ -167,9 +167,27 @@ def test_a_name_is_not_the_common_word_it_stems_to() -> None:
     assert b.mentions_any(analysis.key("Peele")), "mentions are generous: never a missed exclusion"
 
 
+def test_a_word_that_starts_a_longer_word_counts_as_mentioned() -> None:
+    from logir.synth.negations.analysis import overlaps
+
+    analysis = Analysis(
+        [
+            Document("a", "NF-kappaB controls the response of infantile cells."),
+            Document("b", "RATIONALE We measured the rationale for NF-kappa inhibitors."),
+        ]
+    )
+    a, b = analysis.passages
+    assert a.mentions_any(analysis.key("NF-kappa")) and a.mentions_any(analysis.key("infant"))
+    assert not a.mentions_any(analysis.key("inhibitors"))
+    assert overlaps(analysis.key("NF-kappaB"), analysis.key("NF-kappa"))
+    assert not overlaps(analysis.key("NF-kappaB"), analysis.key("inhibitors"))
+    assert analysis.key("RATIONALE for NF-kappa") == analysis.key("NF-kappa"), "a section label"
+
+
 def test_titles_that_read_as_sentences_are_not_names() -> None:
     assert name_of("Interstellar (film)") == "Interstellar"
     assert name_of("Microglia drive neuron loss in mice.") == ""
+    assert name_of("Supplementary information: 'Guide'") == ""
     assert name_of("") == ""
 
 

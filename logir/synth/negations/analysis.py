@@ -10,6 +10,7 @@ either form, so an exclusion is never missed because of a capital.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -43,6 +44,8 @@ _FUNCTION_TEXT = """
 """
 #: words that never start, end or sit inside a phrase (a stop list wider than BM25's)
 FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+#: a word this long or longer counts as mentioned where it starts a longer word
+MIN_PREFIX = 4
 #: a phrase is at most this many words
 MAX_PHRASE_WORDS = 3
 #: a passage's first this many content words count as its lead (with the title)
@@ -64,12 +67,22 @@ class Passage:
     surfaces: list[tuple[int, int]]  # (start, end) of each content word in full_text
     breaks: list[bool]  # a break (punctuation, a function word) before content word i
     all_stems: frozenset[str]  # every word's form and plain stem, function words too
+    words: list[str]  # every word in lower case, sorted (for prefix tests)
     title_words: int  # content words that belong to the title
     phrases: Counter[Key] = field(default_factory=Counter)  # phrase -> occurrences
 
     def mentions_any(self, key: Key) -> bool:
-        """Whether any word of `key` occurs in the passage (in either form)."""
-        return any(s in self.all_stems or plain(s) in self.all_stems for s in key)
+        """Whether any word of `key` occurs in the passage, in either form or as the start of a
+        longer word ("NF-kappa" in "NF-kappaB", "infant" in "infantile")."""
+        for s in key:
+            if s in self.all_stems or plain(s) in self.all_stems:
+                return True
+            start = s.lstrip("^")
+            if len(start) >= MIN_PREFIX:
+                i = bisect.bisect_left(self.words, start)
+                if i < len(self.words) and self.words[i].startswith(start):
+                    return True
+        return False
 
     def contains(self, key: Key) -> bool:
         """Whether the passage holds `key`'s content words adjacent and in order."""
@@ -138,6 +151,14 @@ class Analysis:
             self._stem_cache[word] = s
         return s
 
+    def content(self, token: str) -> bool:
+        """Whether a word as written can be (part of) a topic or an excluded thing: not a
+        function word, and not a common word in capitals (a section label: "RATIONALE")."""
+        word = token.lower()
+        if token.isupper() and len(token) >= 4 and self.lower_seen.get(word):
+            return False
+        return _content(word)
+
     def form(self, token: str) -> str:
         """The form of a word as written: "^" + the word for a name (capitalised and never
         written in lower case in the corpus), else its stem."""
@@ -153,7 +174,7 @@ class Analysis:
         out = []
         for m in _TOKEN.finditer(text):
             token = _bare(m.group())
-            if _content(token.lower()):
+            if self.content(token):
                 out.append(self.form(token))
         return tuple(out)
 
@@ -231,7 +252,7 @@ class Analysis:
             for part in word.split("-") if "-" in word else ():
                 every.add(self.stem(part))
             after, previous = previous, word
-            if not _content(word):
+            if not self.content(token):
                 pending_break = True
                 continue
             form = self.form(token)
@@ -251,9 +272,23 @@ class Analysis:
                 title_words += 1
         if head:
             self.after_article[head] += 1
-        passage = Passage(index, doc, stems, spans, breaks, frozenset(every), title_words)
+        words = sorted({_bare(t).lower() for t in _TOKEN.findall(text)})
+        passage = Passage(index, doc, stems, spans, breaks, frozenset(every), words, title_words)
         passage.phrases.update(_phrases(stems, breaks))
         return passage
+
+
+def overlaps(a: Key, b: Key) -> bool:
+    """Whether two phrases share a word, or a word of one starts a word of the other."""
+    if set(a) & set(b):
+        return True
+    starts_a = [w.lstrip("^") for w in a]
+    starts_b = [w.lstrip("^") for w in b]
+    return any(
+        min(len(x), len(y)) >= MIN_PREFIX and (x.startswith(y) or y.startswith(x))
+        for x in starts_a
+        for y in starts_b
+    )
 
 
 #: a capitalised form -> the plain stem of its word ("^peele" -> "peel")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from logir.synth.negations.analysis import Analysis, Key, Passage
+from logir.synth.negations.analysis import Analysis, Key, Passage, overlaps
 
 #: an excluded thing is a word or two (a title excluded by name may be longer)
 MAX_EXCLUDED_WORDS = 2
@@ -78,12 +78,12 @@ class Chooser:
         return out
 
     def shared_topic(self, passages: list[Passage], avoid: Key = ()) -> Key | None:
-        """The rarest phrase every passage offers as a topic, sharing no word with `avoid`
+        """The rarest phrase every passage offers as a topic, overlapping no word of `avoid`
         (None if there is none); the first passage gives its wording."""
         offers = [self.topics(p) for p in passages]
         best: tuple[float, Key] | None = None
         for key, score in offers[0].items():
-            if set(key) & set(avoid) or not all(key in o for o in offers[1:]):
+            if overlaps(key, avoid) or not all(key in o for o in offers[1:]):
                 continue
             if best is None or (score, key) > best:
                 best = (score, key)
@@ -91,9 +91,9 @@ class Chooser:
 
     def distinctive(self, owner: Passage, others: list[Passage], avoid: Key) -> Key | None:
         """`owner`'s best excludable phrase that no passage of `others` mentions any word of,
-        sharing no word with `avoid` (None if there is none)."""
+        overlapping no word of `avoid` (None if there is none)."""
         for _, key in self.excludable(owner):
-            if set(key) & set(avoid) or any(p.mentions_any(key) for p in others):
+            if overlaps(key, avoid) or any(p.mentions_any(key) for p in others):
                 continue
             return key
         return None

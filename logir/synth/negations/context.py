@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 from logir.synth.negations.analysis import Analysis, Passage
@@ -21,6 +22,11 @@ class Context:
 
     def __post_init__(self) -> None:
         self.choose = Chooser(self.analysis, self.limits)
+        self._titles = Counter(p.doc.title.strip().lower() for p in self.analysis.passages)
+
+    def title_count(self, title: str) -> int:
+        """How many passages carry this title."""
+        return self._titles[title.strip().lower()]
 
     def near(self, p: Passage) -> list[Passage]:
         """`p`'s neighbours, best first."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from logir.query.ast import And, Not, Or, Query, Term
-from logir.synth.negations.analysis import Key, Passage
+from logir.synth.negations.analysis import Key, Passage, overlaps
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def check(positive: Passage, negatives: list[Passage], topic: Key, excluded: lis
     """Raise AssertionError unless the item obeys the rule (see the module docstring)."""
     if not topic or not excluded or any(not x for x in excluded):
         raise AssertionError("an item needs a topic and excluded phrases with content words")
-    if any(set(topic) & set(x) for x in excluded):
+    if any(overlaps(topic, x) for x in excluded):
         raise AssertionError("the topic and an excluded phrase share a word")
     if not satisfies(positive, topic, excluded):
         raise AssertionError(f"positive {positive.doc.id} does not satisfy the query")

@@ -18,6 +18,7 @@ KIND = "title"
 #: titles longer than this (in content words) are descriptions, not names
 MAX_TITLE_WORDS = 5
 MAX_TITLE_CHARS = 60
+_NOT_IN_NAMES = frozenset(':;"[]{}\u2018\u2019\u201c\u201d')
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")  # "Interstellar (film)" -> "Interstellar"
 
 
@@ -27,14 +28,16 @@ def name_of(title: str) -> str:
     name = _QUALIFIER.sub("", title).strip()
     if not name or len(name) > MAX_TITLE_CHARS or name.endswith((".", "?", "!")):
         return ""
+    if any(c in _NOT_IN_NAMES for c in name):
+        return ""  # "Supplementary information: 'User's Guide'" is no name
     return name
 
 
 def make(b: Passage, ctx: Context) -> list[Item]:
     """At most one item excluding `b` by its title."""
     name = name_of(b.doc.title)
-    if not name or (KIND, b.index) in ctx.used:
-        return []
+    if not name or (KIND, b.index) in ctx.used or ctx.title_count(b.doc.title) > 1:
+        return []  # a title several passages carry ("Original Article") names none of them
     analysis = ctx.analysis
     name_key = analysis.key(name)
     if not name_key or len(name_key) > MAX_TITLE_WORDS or not b.contains(name_key):
