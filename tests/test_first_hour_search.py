@@ -28,7 +28,6 @@ KNOWN_FAILURES = frozenset(
     {
         "q01",  # films by Nolan or Villeneuve but not sci-fi
         "q02",  # Christopher Nolan movies that aren't science fiction
-        "q05",  # Bong Joon-ho films other than Parasite
         "q06",  # "Denis Villeneuve" AND NOT (Dune OR "Blade Runner")
         "q09",  # sci-fi movies that don't take place in space
         "q10",  # Best Picture winners, excluding war films
@@ -37,7 +36,6 @@ KNOWN_FAILURES = frozenset(
         "q15",  # spicy dishes that don't contain meat
         "q17",  # blue cheeses that aren't made from cow's milk
         "q20",  # stout or IPA but without the alcohol
-        "q21",  # benefits of vitamin D other than bone health
         "q22",  # what does vitamin D do besides keeping bones strong?
         "q24",  # how to treat migraines without medication
         "q27",  # side effects of antibiotics apart from allergic reactions

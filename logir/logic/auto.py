@@ -18,7 +18,11 @@ scale (below). What N_j reads as evidence:
 - words of the excluded term that the positive part also asks for ("renewable energy" AND NOT
   "Renewable Energy: A First Course") measure the wanted topic as much as the excluded one: N_j
   mixes the evidence for the term's other words ("A First Course") with the whole term's, the
-  whole term weighing ``shared``, and the flat part leaves out only the other words.
+  whole term weighing ``shared``, and the flat part leaves out only the other words;
+- over the hybrid scorer, the dense evidence on its own, above ``dense_tau``: a passage that
+  says "espresso" has no lexical evidence for "coffee", and mixed at ``neg_dense`` its dense
+  evidence never reaches tau; N_j is the larger of the mixed evidence above tau and the dense
+  evidence above ``dense_tau``, each rescaled to [0, 1].
 
 Every other query is ranked
 flat, by the whole text: when a negation states a property of the answer ("an actor who is not
@@ -45,8 +49,8 @@ returned score.
 Defaults (beta 0.4, tau 0.5, pos_dense 1, neg_dense 0.25, flat_weight 0.3) were chosen with
 ``bench/tune_auto.py`` on the tuning splits only, among the settings whose penalty is strong enough
 for tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers"); mentions
-asserted, shared 0.5 and passing 1 (off) on the same splits (BENCHMARKS.md, "Exclusion evidence:
-about vs mentions").
+asserted, shared 0.5, dense_tau 0.7 and passing 1 (off) on the same splits (BENCHMARKS.md,
+"Exclusion evidence: about vs mentions").
 """
 
 from __future__ import annotations
@@ -153,6 +157,7 @@ class Exclusion(Composer):
         "mentions": Param("mentions", str, choices=MENTIONS),
         "passing": Param("passing", float, minimum=0.0, maximum=1.0),
         "shared": Param("shared", float, minimum=0.0, maximum=1.0),
+        "dense_tau": Param("dense_tau", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -167,6 +172,7 @@ class Exclusion(Composer):
         mentions: str = "asserted",
         passing: float = 1.0,
         shared: float = 0.5,
+        dense_tau: float = 0.7,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -176,7 +182,7 @@ class Exclusion(Composer):
         if mentions not in MENTIONS:
             raise ValueError(f"mentions must be one of {', '.join(MENTIONS)}")
         self.tau, self.flat_weight, self.mentions = tau, flat_weight, mentions
-        self.passing, self.shared = passing, shared
+        self.passing, self.shared, self.dense_tau = passing, shared, dense_tau
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -214,12 +220,25 @@ class Exclusion(Composer):
             return list(plan.negated)
         return [distinct_words(t, plan.positive) for t in plan.negated]
 
-    def _excluded(self, terms: list[str], scorer: Scorer, rows: np.ndarray) -> np.ndarray:
-        """Each term's evidence on the unit scale, its negated mentions left out."""
-        neg = self._unit(scorer, terms, rows, self.neg_dense, True)
+    def _excluded(
+        self, terms: list[str], scorer: Scorer, rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each term's evidence on the unit scale, its negated mentions left out; and, over a
+        hybrid scorer with ``dense_tau`` < 1, its dense evidence alone, the same share left out."""
+        parts = scorer_parts(scorer)
+        lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
+        alone = None
+        if lexical is not None and dense is not None:
+            d = _scaled(dense, terms, rows, True)
+            neg = self.neg_dense * d + (1.0 - self.neg_dense) * _scaled(lexical, terms, rows, True)
+            alone = d if self.dense_tau < 1 else None
+        else:
+            neg = _scaled(scorer, terms, rows, True)
         if self.mentions == "asserted":  # a mention in a negated scope is no evidence
-            neg = neg * asserted_share(scorer, terms, rows, self.passing)
-        return neg
+            share = asserted_share(scorer, terms, rows, self.passing)
+            neg = neg * share
+            alone = None if alone is None else alone * share
+        return neg, alone
 
     def evidence(self, plan: Plan, scorer: Scorer, rows: np.ndarray) -> dict[str, np.ndarray]:
         """Per-part contributions for the given rows; they sum to the composed score."""
@@ -232,12 +251,16 @@ class Exclusion(Composer):
             pos = self._unit(scorer, [plan.positive, rest], rows, self.pos_dense, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         negated, distinct = list(plan.negated), self._negated(plan)
-        neg = self._excluded(distinct, scorer, rows)
+        neg, alone = self._excluded(distinct, scorer, rows)
         if self.shared > 0 and distinct != negated:  # the shared words weigh ``shared``
-            full = self._excluded(negated, scorer, rows)
+            full, full_alone = self._excluded(negated, scorer, rows)
             neg = self.shared * full + (1.0 - self.shared) * neg
+            if alone is not None and full_alone is not None:
+                alone = self.shared * full_alone + (1.0 - self.shared) * alone
         if self.tau > 0:  # only evidence above tau counts: a passing mention is not penalised
             neg = np.clip((neg - self.tau) / (1.0 - self.tau), 0.0, 1.0)
+        if alone is not None:  # a passage close in meaning, in other words ("espresso")
+            neg = np.maximum(neg, np.clip((alone - self.dense_tau) / (1.0 - self.dense_tau), 0, 1))
         for term, n in zip(plan.negated, neg, strict=True):
             key = f"NOT {term}"
             out[key] = out.get(key, 0.0) - self.beta * n

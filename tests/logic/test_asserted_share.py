@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from logir.index.base import attach_passages
+from logir.index.base import DENSE_PART, LEXICAL_PART, attach_passages, topk
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
 from logir.logic.asserted import asserted_share
@@ -104,3 +104,41 @@ def test_words_the_positive_part_shares_weigh_less(bm25: BM25Scorer) -> None:
     split = get_composer("exclusion,tau=0").score(query, scorer, np.arange(3))
     assert whole[0] < whole[1] + 0.5  # the shared words penalise the passage about the topic
     assert split[0] > whole[0] and split[0] > split[1]
+
+
+class _Hybrid:
+    """A hybrid-like scorer over a lexical and a dense part (their mean), with passages."""
+
+    name = "hybrid"
+
+    def __init__(self, lexical, dense, passages: list[str]) -> None:
+        self.parts = {LEXICAL_PART: lexical, DENSE_PART: dense}
+        self.n_docs = lexical.n_docs
+        self.passages = passages
+
+    def score(self, texts, doc_idx=None):
+        return 0.5 * sum(p.score(texts, doc_idx) for p in self.parts.values())
+
+    def search(self, texts, k):
+        return topk(self.score(texts), k)
+
+
+def test_dense_evidence_alone_can_penalise_a_passage_in_other_words(fake) -> None:
+    # d1 says "espresso": no lexical evidence for "coffee", but its meaning is as close to
+    # coffee as the closest passage's; d2 is far from it. Mixed with the lexical part at
+    # neg_dense 0.25, d1's evidence never reaches tau; on its own it passes dense_tau.
+    passages = ["coffee granita", "espresso granita", "lemon granita"]
+    lexical = fake({"granita": [1, 1, 1], "coffee": [2, 0, 0]})
+    dense = fake({"granita": [0.5, 0.5, 0.5], "coffee": [0.5, 0.45, 0.1]})
+    hybrid = _Hybrid(lexical, dense, passages)
+    query = '"granita" AND NOT "coffee"'
+    mixed = get_composer("exclusion,tau=0.5,flat_weight=0,neg_dense=0.25,dense_tau=1")
+    alone = get_composer("exclusion,tau=0.5,flat_weight=0,neg_dense=0.25,dense_tau=0.8")
+    rows = np.arange(3)
+    assert mixed.score(query, hybrid, rows)[1] == pytest.approx(1.0)  # not penalised
+    s = alone.score(query, hybrid, rows)
+    assert s[1] == pytest.approx(1.0 - 0.4 * (0.9 - 0.8) / 0.2)
+    assert s[0] < s[1] < s[2] == pytest.approx(1.0)
+    (r,) = alone.rank([query], hybrid, 3)
+    assert r.doc_idx.tolist() == [2, 1, 0]
+    np.testing.assert_allclose(sum(r.evidence.values()), r.scores, rtol=1e-6)
