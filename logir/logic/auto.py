@@ -35,7 +35,10 @@ that excludes a topic (``EXCLUSION_CUES``: "excluding", "other than", "without",
 entity-seeking question ("Which ...", "Who ...", "Identify ..."), whose negation constrains the
 answer rather than the passages. A negated main verb ("directors who never won an Oscar", "rivers
 that don't flow into the Atlantic") states a property of the answer: its cue is not an exclusion
-cue and the query is ranked flat.
+cue and the query is ranked flat. So is a negation that describes the answer a request asks for,
+whatever its first word ("What are the breeds that were popular but were not bred smaller?",
+"Find the emperor who ruled without leaving Italy", "Processors that supported X but were not
+compatible with Y"; ``logir.query.natural.answer``), and a claim (``natural.claim``).
 
 Unit scale: every score, BM25 or cosine, is divided by the text's best score over the corpus, so a
 document as close to an excluded term as any document is has N = 1 (N is clipped to [0, 1]).
@@ -68,6 +71,7 @@ from logir.logic.asserted import asserted_share
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
 from logir.query import natural as cues
+from logir.query.natural.answer import negation_describes_answer
 from logir.query.natural.claim import is_claim
 from logir.query.reading import Reading
 
@@ -105,7 +109,9 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     """Choose how to rank a reading (policy: ``cues``, ``always`` or ``never``).
 
     Under ``cues`` a written-out form (logir syntax, a gold form) is taken at its word; an inferred
-    one is applied only where one of its ``EXCLUSION_CUES`` fired, and not to entity questions.
+    one is applied only where one of its ``EXCLUSION_CUES`` fired, and not to entity questions,
+    claims, or requests whose negation describes the answer (a condition list keeps its own
+    reading: each item is a condition on the passage).
     """
     from logir.logic.contract import as_reading
     from logir.query import negated_terms, positive_terms
@@ -128,6 +134,11 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
             return Plan("flat", text, logical_form=form, why=why)
         if is_claim(text):
             why = "a statement: its negation is part of what it claims"
+            return Plan("flat", text, logical_form=form, why=why)
+        if cues.CONJUNCTION_LIST not in r.cues and negation_describes_answer(
+            text, framed=cues.FRAME_DROPPED in r.cues
+        ):
+            why = "the negation describes the answer asked for, not a topic to leave out"
             return Plan("flat", text, logical_form=form, why=why)
     if r.mode_used == "syntax":
         why = "logir syntax"

@@ -1,0 +1,80 @@
+"""A negation that describes the answer asked for versus one that leaves a topic out."""
+
+from __future__ import annotations
+
+import pytest
+
+from logir.logic.auto import Auto
+from logir.query.natural import nlp
+from logir.query.natural.answer import negation_describes_answer
+from logir.query.reading import read
+
+needs_spacy = pytest.mark.skipif(not nlp.spacy_available(), reason="needs the nlp extra")
+
+DESCRIBE_THE_ANSWER = [
+    # a question or instruction for entities, the negation in their description
+    "What are the dog breeds that were popular in Renaissance Italy but were not bred smaller?",
+    "What concepts combine encapsulation and locking without requiring condition variables?",
+    "What are the prophets who are named in the Bible but are not mentioned in the Quran?",
+    "Find the Roman emperor who ruled from Rome and managed the provinces without leaving Italy.",
+    "List the Nolan films that were not shot in IMAX.",
+    # a noun phrase with a positive predicate and a negated one of its own
+    "Processors that supported 16-bit operations but were not compatible with their predecessors.",
+    "Microprocessors designed by Intel but not made by Intel.",
+]
+
+LEAVE_A_TOPIC_OUT = [
+    "What are Nolan films other than sci-fi?",  # on a noun
+    "benefits of vitamin D other than bone health",
+    "Find recipes without nuts",  # on the request
+    "What desserts can I make without eggs?",  # done by "I", not by the answer
+    "what to cook for dinner if you don't like fish",  # about the asker
+    "What causes hallucinations that are not related to drugs?",  # a clause on another noun
+    "What are good hiking trails in Colorado but not in Rocky Mountain National Park?",  # a phrase
+    "What are the key facts about the Moon landing, not including the conspiracy theories?",
+    "Provide an introduction to Shakespeare's tragedies, but do not mention Hamlet.",  # the text
+    "What can we know about the Beatles without mentioning any details about Yoko Ono?",
+    "What are the main sights of Rome? Please answer without mentioning the Vatican.",
+    "Find an introduction to the Austrian School that does not include economics",  # a text
+    "smartphones that are not made by Apple",  # the only predicate
+    "laptops that are cheap but not slow",  # a bare word contrasted
+    "restaurants in Tokyo that serve sushi or ramen but not tempura",
+]
+
+
+@needs_spacy
+@pytest.mark.parametrize("text", DESCRIBE_THE_ANSWER)
+def test_a_negation_in_the_description_of_the_answer(text: str) -> None:
+    assert negation_describes_answer(text)
+
+
+@needs_spacy
+@pytest.mark.parametrize("text", LEAVE_A_TOPIC_OUT)
+def test_a_topic_left_out_is_not_a_description(text: str) -> None:
+    assert not negation_describes_answer(text)
+
+
+@needs_spacy
+@pytest.mark.parametrize("text", DESCRIBE_THE_ANSWER)
+def test_auto_ranks_a_described_answer_flat_and_says_why(text: str) -> None:
+    plan = Auto().plan(read(text, "auto"))
+    assert plan.kind == "flat"
+    assert "describes the answer" in plan.why
+
+
+@needs_spacy
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What are Nolan films other than sci-fi?",
+        "benefits of vitamin D other than bone health",
+        "Find a passage about cities that are not national capitals",  # a frame, not a request
+        "Find a passage about a city that: 1. is in Europe; 2. is not a national capital.",
+    ],
+)
+def test_auto_still_excludes_a_topic(text: str) -> None:
+    assert Auto().plan(read(text, "auto")).kind == "exclude"
+
+
+def test_without_spacy_no_negation_describes_the_answer(no_spacy: None) -> None:
+    assert not negation_describes_answer(DESCRIBE_THE_ANSWER[0])
