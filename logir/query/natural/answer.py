@@ -69,7 +69,8 @@ passages to leave X out, whatever the request asks for (a passive participle, "p
 not mentioned in the Qur'an", describes the answer instead)."""
 
 TOPIC_VERBS = ("relat", "unrelat", "involv", "concern")
-"""Beginnings of verbs that name a topic: negated, they leave it out as "unrelated to" does."""
+"""Beginnings of verbs that name a topic: negated, they leave it out as "unrelated to" does
+("involved in X", took part in X, is a predicate)."""
 
 CONTENT_WORDS = frozenset(
     {"information", "detail", "details", "reference", "references", "mention", "mentions"}
@@ -149,9 +150,14 @@ def _question(doc: Any, wh: Any, markers: list[Any]) -> bool:
 
 
 def _stated(marker: Any) -> bool:
-    """The negation denies a verb (not a noun or phrase), outside an "if ..." clause."""
+    """The negation denies a verb, or a phrase coordinated inside a clause on a noun ("the
+    actions taken in X but not in Y"); not in an "if ..." clause."""
     predicate = _predicate(marker)
-    return predicate is not None and "advcl" not in _clauses(predicate)
+    if predicate is None:
+        predicate = _elliptical(marker)
+        if predicate is None or not _in_noun_clause(predicate):
+            return False
+    return "advcl" not in _clauses(predicate)
 
 
 def _clauses(tok: Any) -> list[str]:
@@ -169,7 +175,7 @@ def _instruction(doc: Any, verb: Any, markers: list[Any]) -> bool:
     if obj is None or obj.lower_ in TEXT_NOUNS:  # "Find an introduction to X that ...": a text
         return False
     for m in markers:
-        predicate = _predicate(m)
+        predicate = _predicate(m) or _elliptical(m)
         if predicate is None or not _within(predicate, obj):
             return False
     return True
@@ -193,14 +199,33 @@ def _predicate(marker: Any) -> Any | None:
     return anchor if anchor.pos_ in PREDICATES else None
 
 
+def _elliptical(marker: Any) -> Any | None:
+    """For ``not`` before a phrase coordinated with another ("in X but not in Y", "X but not
+    part of Y"): the verb the two phrases belong to, else None."""
+    if marker.dep_ != "neg":
+        return None
+    tok, coordinated = marker.head, False
+    while tok.pos_ not in PREDICATES:
+        if tok.head.i == tok.i:
+            return None
+        coordinated = coordinated or tok.dep_ == "conj"
+        tok = tok.head
+    return tok if coordinated and not _about_text(tok) else None
+
+
 def _describes(marker: Any, answer: Any, wh: Any) -> bool:
     """The negated verb is in a clause on the answer, or is (coordinated with) a main verb whose
     subject or object is the answer; not in an adverbial clause ("if you don't like fish")."""
     predicate = _predicate(marker)
-    if predicate is None:
-        return False
+    shortened = predicate is None  # "but not in Y": a phrase of the verb above it
+    if shortened:
+        predicate = _elliptical(marker)
+        if predicate is None:
+            return False
     if answer.i != wh.i and _within(predicate, answer):
         return True
+    if shortened:  # "What methods compute X but not Y": a bare phrase contrasted, a topic left out
+        return False
     main = predicate
     while main.dep_ == "conj":
         main = main.head
@@ -237,7 +262,7 @@ def _about_text(verb: Any) -> bool:
     doesn't involve Y": as "unrelated to Y", a topic left out; "applications that are not related
     to cooking" restricts the noun by a property)."""
     low = verb.lower_
-    names_topic = low.startswith(TOPIC_VERBS) or any(
+    names_topic = (low.startswith(TOPIC_VERBS) and low != "involved") or any(
         c.dep_ == "prep" and c.lower_ == "about" for c in verb.children
     )
     if names_topic and not _in_noun_clause(verb):
