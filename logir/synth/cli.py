@@ -36,8 +36,9 @@ synth_app = typer.Typer(
         "Build a benchmark with an LLM, or exclusion training data by rule (negations): "
         "logir synth KIND --corpus PATH --out DIR OPTIONS. "
         "Each KIND writes a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv) that "
-        "`logir eval beir --data DIR` evaluates. Runs are resumable: OUT/checkpoint.jsonl keeps "
-        "every finished unit, so running the same command again continues where it stopped."
+        "`logir eval beir --data DIR` evaluates. LLM runs are resumable: "
+        "OUT/checkpoint.jsonl keeps every finished unit, so running the same command again "
+        "continues where it stopped."
     ),
 )
 
@@ -272,14 +273,19 @@ KindsOpt = Annotated[
 )
 def synth_negations(
     corpus: CorpusOpt = None,
-    out: OutOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Output folder (triplets.jsonl, BEIR files, summary.json)."),
+    ] = None,
     max_items: Annotated[
         int | None,
         typer.Option(
             "--max-items", help="Make at most N queries (before any is set aside).", min=1
         ),
     ] = None,
-    seed: SeedOpt = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the passage order and the wordings.")
+    ] = 0,
     test_share: TestShareOpt = 0.05,
     kinds: KindsOpt = "title,swap,disjunction",
     quiet: QuietOpt = False,
