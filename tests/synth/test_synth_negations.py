@@ -143,6 +143,16 @@ def test_a_wording_the_reader_gets_wrong_is_never_used() -> None:
     assert reads_as(text, "Nolan", ("Tenet",)) and name in SINGLE
 
 
+def test_a_query_starts_with_a_capital_unless_its_first_word_has_its_own_case() -> None:
+    import random
+
+    for seed in range(8):
+        text, _ = phrase("mRNA decay", ("microRNA",), random.Random(seed)) or ("", "")
+        assert "MRNA" not in text and "mRNA decay" in text
+        text, _ = phrase("white matter", ("infants",), random.Random(seed)) or ("", "")
+        assert text[0].isupper()
+
+
 def test_check_refuses_a_swapped_item(docs: list[Document]) -> None:
     analysis = Analysis(docs)
     inception, tenet = (next(p for p in analysis.passages if p.doc.id == d) for d in (

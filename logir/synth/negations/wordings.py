@@ -90,7 +90,9 @@ def phrase(topic: str, excluded: tuple[str, ...], rng: random.Random) -> tuple[s
         x = excluded[0]
         z = excluded[1] if len(excluded) == 2 else ""
         text = table[name].format(t=topic, x=x, z=z)
-        text = text[0].upper() + text[1:]
+        first = text.split(maxsplit=1)[0]
+        if first.islower():  # "mRNA" and "iPhone" keep their case
+            text = text[0].upper() + text[1:]
         if reads_as(text, topic, excluded):
             return text, name
     return None
