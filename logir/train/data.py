@@ -149,23 +149,26 @@ def split_heldout(
     examples: list[Example], fraction: float, limit: int, seed: int = 0
 ) -> tuple[list[Example], list[Example]]:
     """(train, held-out): whole groups go to held-out with probability `fraction`, and only
-    examples with a hard negative (pairwise accuracy needs one), at most `limit` of them."""
+    examples with a hard negative (pairwise accuracy needs one), about `limit` of them. When
+    the limit binds, the held-out groups are those of lowest hash bucket, a uniform sample of
+    all sources (not the groups met first, which would all come from the first source)."""
     if not 0 <= fraction < 1:
         raise LogirError(f"--holdout must be in [0, 1), got {fraction}")
-    train: list[Example] = []
-    held: list[Example] = []
-    held_groups: set[str] = set()
+    members: dict[str, list[Example]] = {}
     for ex in examples:
-        if ex.group in held_groups or (
-            fraction > 0 and len(held) < limit and _bucket(ex.group, seed) < fraction
-        ):
-            held_groups.add(ex.group)
-            held.append(ex)
-        else:
-            train.append(ex)
+        members.setdefault(ex.group, []).append(ex)
+    buckets = {g: _bucket(g, seed) for g in members} if fraction > 0 else {}
+    held_groups: set[str] = set()
+    pairs = 0
+    for group in sorted((g for g, b in buckets.items() if b < fraction), key=buckets.__getitem__):
+        if pairs >= limit:
+            break
+        held_groups.add(group)
+        pairs += sum(ex.negative is not None for ex in members[group])
+    train = [ex for ex in examples if ex.group not in held_groups]
     if not train:
         raise LogirError("no training examples are left after the held-out split")
-    return train, [ex for ex in held if ex.negative is not None]
+    return train, [ex for ex in examples if ex.group in held_groups and ex.negative is not None]
 
 
 def fingerprint(examples: list[Example]) -> str:

@@ -114,3 +114,13 @@ def test_heldout_split_keeps_groups_whole_and_is_repeatable(tmp_path: Path) -> N
     assert not {e.group for e in train} & {e.group for e in held}
     assert split_heldout(examples, 0.3, 1000, seed=1) == (train, held)
     assert len(split_heldout(examples, 0.3, 10, seed=1)[1]) <= 12
+
+
+def test_a_bound_heldout_samples_every_source(tmp_path: Path) -> None:
+    examples = []
+    for name in ("first", "second"):
+        rows = [{"query": f"{name} q{i}", "positive": "p", "negative": "n"} for i in range(300)]
+        examples += read_triplets(_jsonl(tmp_path / f"{name}.jsonl", rows))
+    _, held = split_heldout(examples, 0.3, 20, seed=0)
+    assert len(held) == 20
+    assert {e.query.split()[0] for e in held} == {"first", "second"}
