@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from logir.index.base import LEXICAL_PART, Scorer, scorer_parts, scorer_passages
-from logir.logic.mentions import Analyser, mention_counts, plain_words
+from logir.logic.mentions import Analyser, Mentions, mention_counts, plain_words
 
 #: BM25's k1 where the lexical scorer does not say its own
 DEFAULT_K1 = 1.2
@@ -44,17 +44,29 @@ def asserted_share(
     every = {tok for w in words for tok in w}
     if not every:
         return out
-    counts = [mention_counts(passages[int(r)], every, analyse) for r in rows]
+    read: dict[int, dict[str, Mentions]] = {}  # column -> its passage's mentions, read once
+
+    def mentions(col: int) -> dict[str, Mentions]:
+        if col not in read:
+            read[col] = mention_counts(passages[int(rows[col])], every, analyse)
+        return read[col]
+
     for j, by_token in enumerate(words):
         if not by_token:
             continue
         tokens = list(by_token)
-        if weighed:
-            c = lexical.score([by_token[t] for t in tokens], rows)
+        if weighed:  # a passage without any token of the term has no evidence to scale
+            c = lexical.score([by_token[t] for t in tokens], rows).astype(np.float64)
+            cols = np.flatnonzero(c.sum(axis=0) > 0)
         else:
-            c = np.array([[1.0 if t in cnt else 0.0 for cnt in counts] for t in tokens])
-        r = np.ones_like(c, dtype=np.float64)
-        for col, cnt in enumerate(counts):
+            spelled = [any(t in passages[int(r)].lower() for t in tokens) for r in rows]
+            cols = np.flatnonzero(spelled)
+            c = np.zeros((len(tokens), len(rows)))
+            for col in cols:
+                c[:, col] = [1.0 if t in mentions(col) else 0.0 for t in tokens]
+        r = np.ones_like(c)
+        for col in cols:
+            cnt = mentions(int(col))
             for i, t in enumerate(tokens):
                 m = cnt.get(t)
                 if m is None:

@@ -142,3 +142,12 @@ def test_dense_evidence_alone_can_penalise_a_passage_in_other_words(fake) -> Non
     (r,) = alone.rank([query], hybrid, 3)
     assert r.doc_idx.tolist() == [2, 1, 0]
     np.testing.assert_allclose(sum(r.evidence.values()), r.scores, rtol=1e-6)
+
+
+def test_without_a_lexical_part_mentions_count_alike(fake) -> None:
+    # a scorer with no lexical analysis (dense only): each mentioned token weighs the same
+    passages = ["Coffee and cocoa.", "It has no coffee. Cocoa it has.", "Lemon ice."]
+    dense = fake({"coffee cocoa": [0.9, 0.8, 0.1]})
+    attach_passages(dense, passages)
+    share = asserted_share(dense, ["coffee cocoa"], np.arange(3))
+    np.testing.assert_allclose(share[0], [1.0, 0.5, 1.0])  # coffee negated, cocoa asserted
