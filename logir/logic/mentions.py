@@ -2,8 +2,9 @@
 
 "A tiramisu with no coffee in it" mentions coffee, but not as something the passage is about.
 In the manner of NegEx (Chapman et al., 2001), a *cue* opens a scope of a few words after it,
-closed early by a clause boundary (``. ; : ! ? ( )``) or a word that turns the clause ("but",
-"however", "which" ...); a mention of the term inside an open scope is *negated*. Cues:
+closed early by a clause boundary (``. ; : ! ? ( )``), a word that turns the clause ("but",
+"however", "which" ...) or a copula ("Unlike Dune, Arrival is science fiction": what follows "is"
+is asserted); a mention of the term inside an open scope is *negated*. Cues:
 
 - negation: "no", "not", "never", "without", "nor", "neither", "none", "non", a negated
   auxiliary ("don't", "isn't", "cannot" ...), "lacks";
@@ -63,9 +64,10 @@ AFTER = frozenset({"free"})
 PSEUDO = frozenset({"only", "just", "merely", "least", "doubt", "matter", "question"})
 #: cues that a negation just before them turns into an assertion
 CANCELLABLE = frozenset({"without", "free"})
-#: words that end a scope: the clause turns
+#: words that end a scope: the clause turns, or a copula starts what is asserted
 TERMINATORS = _words(
-    "but however although though yet whereas while which who whose because since except"
+    "but however although though yet whereas while which who whose because since except "
+    "is are was were"
 )
 _CLAUSE = re.compile(r"[^.;:!?()\[\]]+")
 _PLAIN = re.compile(r"\w+(?:['\u2019]\w+)*")

@@ -46,6 +46,14 @@ def test_an_asserted_mention_is_not_negated(text: str) -> None:
     assert counts(text, "coffee") == {"coffee": (1, 0)}
 
 
+def test_a_scope_ends_at_the_verb_of_the_next_clause() -> None:
+    # "unlike" contrasts Dune; what follows the verb is asserted of Arrival
+    assert counts("Unlike Dune, Arrival is science fiction.", "science", "dune") == {
+        "dune": (1, 1),
+        "science": (1, 0),
+    }
+
+
 def test_each_mention_is_counted_on_its_own() -> None:
     text = "Affogato is coffee poured over gelato. A version with no coffee uses hot chocolate."
     assert counts(text, "coffee", "gelato", "cream") == {"coffee": (2, 1), "gelato": (1, 0)}
