@@ -87,12 +87,9 @@ def negation_describes_answer(text: str, framed: bool = False) -> bool:
     request for an entity.
     """
     stripped = text.strip()
-    if nlp.spacy_tokens(stripped, nlp.SPACY_MAX_TOKENS) > nlp.SPACY_MAX_TOKENS:
+    doc = nlp.parse_whole(stripped)
+    if doc is None:
         return False
-    parser = nlp.load_nlp()
-    if parser is None:
-        return False
-    doc = parser(stripped)
     markers = [t for t in doc if _is_marker(t, doc)]
     if not markers or any(_is_exception(m, doc) for m in markers):
         return False

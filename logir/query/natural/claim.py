@@ -26,12 +26,9 @@ def is_claim(text: str) -> bool:
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
         return False
-    if nlp.spacy_tokens(stripped, nlp.SPACY_MAX_TOKENS) > nlp.SPACY_MAX_TOKENS:
+    doc = nlp.parse_whole(stripped)
+    if doc is None:
         return False
-    parser = nlp.load_nlp()
-    if parser is None:
-        return False
-    doc = parser(stripped)
     if doc[0].tag_ == "VB":  # an instruction: "Find ...", "Show me ..."
         return False
     root = next(iter(doc.sents)).root

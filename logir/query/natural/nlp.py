@@ -43,6 +43,21 @@ def spacy_available() -> bool:
     return load_nlp() is not None
 
 
+def parse_whole(text: str) -> Any:
+    """spaCy's parse of all of ``text``, or None when spaCy is missing or the text is longer than
+    ``SPACY_MAX_TOKENS``. Cached per pipeline: the claim and answer tests of one query share a
+    parse."""
+    if spacy_tokens(text, SPACY_MAX_TOKENS) > SPACY_MAX_TOKENS:
+        return None
+    parser = load_nlp()
+    return None if parser is None else _parsed(parser, text)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(parser: Any, text: str) -> Any:
+    return parser(text)
+
+
 def spacy_tokens(text: str, limit: int) -> int:
     """Words and punctuation marks of ``text``, counted up to ``limit + 1``."""
     count = 0
