@@ -31,5 +31,5 @@ The longest query of the shared datasets has 445 characters; issue 10's listed-e
 ``bench/fuzz.py`` take about 0.6 s on a loaded 2-core machine (time is linear in the length)."""
 
 MAX_NATURAL_SECONDS = 0.5
-"""Longest time one natural-language reading may take; past it the reader refuses with a clear
-error (only texts of many thousands of characters come near it)."""
+"""Most CPU seconds (of the reading thread) one natural-language reading may take; past it the
+reader refuses with a clear error (only texts of many thousands of characters come near it)."""

@@ -130,10 +130,28 @@ def test_loading_spacy_is_outside_the_time_budget(monkeypatch: pytest.MonkeyPatc
     real = nlp.load_nlp
 
     def slow_first_load() -> object:
-        time.sleep(MAX_NATURAL_SECONDS + 0.2)
+        end = time.thread_time() + MAX_NATURAL_SECONDS + 0.2
+        while time.thread_time() < end:  # work, not sleep: the budget counts CPU time
+            pass
         monkeypatch.setattr(nlp, "load_nlp", real)
         return real()
 
     monkeypatch.setattr(nlp, "load_nlp", slow_first_load)
     got = decompose("films by Nolan or Villeneuve but not sci-fi").query
     assert "NOT" in str(got)
+
+
+def test_the_budget_counts_cpu_time_not_waiting() -> None:
+    """Waiting for a core (a loaded machine) spends no budget; work does."""
+    import time
+
+    from logir.query.natural.build import Builder, QueryTooComplex
+
+    b = Builder(0.2)
+    time.sleep(0.3)
+    b.check()  # only waited
+    end = time.thread_time() + 0.3
+    while time.thread_time() < end:
+        pass
+    with pytest.raises(QueryTooComplex, match="took over 0.2 s"):
+        b.check()
