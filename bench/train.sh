@@ -6,6 +6,9 @@
 #   RECIPE=cpu (default without a GPU): sized from the measured CPU time per step to finish in
 #     about 30 minutes on an idle 2-core CPU (reader, dense: 110 steps of 16 examples, about 0.4
 #     epoch; splade-tiny: 200 steps; see BENCHMARKS.md).
+#     The reader's CPU recipe is the one measured in BENCHMARKS.md ("Learned logic: trained
+#     reader"): one passage of another query per list, lr 1e-4; with only the hard negative and
+#     lr 3e-5 its loss stayed at ln 2 for 31 steps.
 #   RECIPE=gpu (default when torch sees a GPU): 8 epochs; about 8 steps/s on one H200.
 # Only torch, transformers, sentence-transformers and numpy are needed (python -m
 # logir.train.run), so it runs on a machine without logir's CLI dependencies.
@@ -22,7 +25,7 @@ if [ -z "${RECIPE:-}" ]; then
 fi
 data=(--data "$DATA/nevir-train" --data "$DATA/excluir-train/train-triplets.jsonl")
 declare -A RECIPES=(
-  [cpu-reader]="--batch-size 16 --others 0 --max-length 192 --max-steps 110 --lr 3e-5 --holdout-max 100 --checkpoint-every 10"
+  [cpu-reader]="--batch-size 16 --others 1 --max-length 160 --max-steps 110 --lr 1e-4 --warmup 0.1 --holdout-max 100 --checkpoint-every 10"
   [cpu-dense]="--batch-size 16 --max-length 192 --max-steps 110 --lr 3e-5 --holdout-max 100 --checkpoint-every 10"
   [gpu-reader]="--batch-size 32 --others 2 --max-length 256 --epochs 8 --lr 2e-5 --holdout-max 300 --checkpoint-every 200"
   [gpu-dense]="--batch-size 64 --max-length 256 --epochs 8 --lr 2e-5 --holdout-max 300 --checkpoint-every 200"
