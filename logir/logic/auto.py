@@ -217,12 +217,19 @@ class Exclusion(Composer):
     def _unit(
         self, scorer: Scorer, texts: list[str], rows: np.ndarray, dense_w: float, clip: bool
     ) -> np.ndarray:
+        return self._unit_parts(scorer, texts, rows, dense_w, clip)[0]
+
+    def _unit_parts(
+        self, scorer: Scorer, texts: list[str], rows: np.ndarray, dense_w: float, clip: bool
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The evidence on the unit scale, and over the hybrid scorer its dense part alone
+        (None for any other scorer)."""
         parts = scorer_parts(scorer)
         lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
         if lexical is not None and dense is not None:  # the hybrid scorer: mix its parts
             d = _scaled(dense, texts, rows, clip)
-            return dense_w * d + (1.0 - dense_w) * _scaled(lexical, texts, rows, clip)
-        return _scaled(scorer, texts, rows, clip)
+            return dense_w * d + (1.0 - dense_w) * _scaled(lexical, texts, rows, clip), d
+        return _scaled(scorer, texts, rows, clip), None
 
     def _negated(self, plan: Plan) -> list[str]:
         """Each excluded term without the words the positive part also asks for: they measure
@@ -232,21 +239,14 @@ class Exclusion(Composer):
         return [distinct_words(t, plan.positive) for t in plan.negated]
 
     def _excluded(
-        self, terms: list[str], scorer: Scorer, rows: np.ndarray
+        self, terms: list[str], scorer: Scorer, rows: np.ndarray, share: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Each term's evidence on the unit scale, its negated mentions left out; and, over a
-        hybrid scorer with ``dense_tau`` < 1, its dense evidence alone, the same share left out."""
-        parts = scorer_parts(scorer)
-        lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
-        alone = None
-        if lexical is not None and dense is not None:
-            d = _scaled(dense, terms, rows, True)
-            neg = self.neg_dense * d + (1.0 - self.neg_dense) * _scaled(lexical, terms, rows, True)
-            alone = d if self.dense_tau < 1 else None
-        else:
-            neg = _scaled(scorer, terms, rows, True)
-        if self.mentions == "asserted":  # a mention in a negated scope is no evidence
-            share = asserted_share(scorer, terms, rows, self.passing)
+        """Each term's evidence on the unit scale, scaled by its asserted ``share`` (None: all
+        mentions count); and, over a hybrid scorer with ``dense_tau`` < 1, its dense evidence
+        alone, scaled the same."""
+        neg, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True)
+        alone = dense if self.dense_tau < 1 else None
+        if share is not None:  # a mention in a negated scope is no evidence
             neg = neg * share
             alone = None if alone is None else alone * share
         return neg, alone
@@ -262,9 +262,16 @@ class Exclusion(Composer):
             pos = self._unit(scorer, [plan.positive, rest], rows, self.pos_dense, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         negated, distinct = list(plan.negated), self._negated(plan)
-        neg, alone = self._excluded(distinct, scorer, rows)
-        if self.shared > 0 and distinct != negated:  # the shared words weigh ``shared``
-            full, full_alone = self._excluded(negated, scorer, rows)
+        both = self.shared > 0 and distinct != negated  # the shared words weigh ``shared``
+        share = share_full = None
+        if self.mentions == "asserted":  # every passage read once for both term lists
+            shares = asserted_share(
+                scorer, distinct + negated if both else distinct, rows, self.passing
+            )
+            share, share_full = shares[: len(distinct)], shares[len(distinct) :]
+        neg, alone = self._excluded(distinct, scorer, rows, share)
+        if both:
+            full, full_alone = self._excluded(negated, scorer, rows, share_full)
             neg = self.shared * full + (1.0 - self.shared) * neg
             if alone is not None and full_alone is not None:
                 alone = self.shared * full_alone + (1.0 - self.shared) * alone
