@@ -207,6 +207,15 @@ def index_cmd(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing index at --out, whatever it holds.")
     ] = False,
+    ann: Annotated[
+        str,
+        typer.Option(
+            "--ann",
+            help="Dense top-k search: none (exact), hnsw or ivf (FAISS candidates, each scored "
+            "exactly), with parameters (hnsw,M=32,efSearch=128 / ivf,nlist=4096,nprobe=64); "
+            "auto: exact below 200000 documents, hnsw from there on.",
+        ),
+    ] = "auto",
     bm25_k1: Bm25K1Opt = None,
     bm25_b: Bm25BOpt = None,
     quiet: QuietOpt = False,
@@ -216,9 +225,11 @@ def index_cmd(
     refused unless --force."""
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
+    from logir.index.ann import parse_ann
     from logir.index.store import RETRIEVERS, build_index, load_corpus, open_index
     from logir.progress import Bars, terminal_progress
 
+    parse_ann(ann)
     retrievers = tuple(retriever or ("bm25", "dense"))
     unknown = set(retrievers) - set(RETRIEVERS)
     if unknown:
@@ -248,6 +259,7 @@ def index_cmd(
         bm25=bm25,
         show_progress=terminal_progress(quiet),
         on_retriever=stage,
+        ann=ann,
     )
     kept = [r for r in open_index(path).retrievers if r not in retrievers]
     also = f" (kept {', '.join(kept)} of the index there)" if kept else ""

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from logir.errors import LogirError
+from logir.index.ann import AnnIndex, AnnSpec
 from logir.index.base import NO_PARTS, topk
 from logir.index.cache import embedding_cache_path, save_npy_atomic
 from logir.index.integrity import DamagedFile, read_json_object, reading
@@ -114,19 +115,35 @@ def _product(q: np.ndarray, docs: np.ndarray) -> np.ndarray:
 
 
 class DenseScorer:
-    """Cosine similarity between query and document embeddings (exact, brute force)."""
+    """Cosine similarity between query and document embeddings.
+
+    Top-k search is exact (brute force), or, with an ``ann`` index, over the documents it
+    proposes; either way every score it returns is the exact cosine of the document's embedding,
+    and ``score`` is always exact.
+    """
 
     name = "dense"
     parts = NO_PARTS
     score_range = "cosine in [-1, 1]"
     lexical = False
 
-    def __init__(self, embeddings: np.ndarray, model: str | None = None) -> None:
+    def __init__(
+        self, embeddings: np.ndarray, model: str | None = None, ann: AnnIndex | None = None
+    ) -> None:
         self.model_id = model or DEFAULT_MODEL
         self.embeddings = np.asarray(embeddings, dtype=np.float32)
         if self.embeddings.ndim != 2:
             raise LogirError(f"embeddings must be 2-D, got shape {self.embeddings.shape}")
+        if ann is not None and ann.n_docs != self.embeddings.shape[0]:
+            raise LogirError(f"ANN index over {ann.n_docs} documents, embeddings of {self.n_docs}")
+        self.ann = ann
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def with_ann(self, spec: AnnSpec) -> DenseScorer:
+        """This scorer with the ANN index ``spec`` built over its embeddings (``none``: exact
+        search; ``auto``: decided by the corpus size, :func:`logir.index.ann.resolve`)."""
+        self.ann = AnnIndex.build(self.embeddings, spec)
+        return self
 
     # -- construction -------------------------------------------------------------------------
 
@@ -163,7 +180,10 @@ class DenseScorer:
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
         save_npy_atomic(out / EMBEDDINGS_FILE, self.embeddings)
-        cfg = {"model": self.model_id, "n_docs": self.n_docs, "dim": self.dim}
+        cfg: dict[str, Any] = {"model": self.model_id, "n_docs": self.n_docs, "dim": self.dim}
+        if self.ann is not None:
+            self.ann.save(out)
+            cfg["ann"] = self.ann.describe()
         (out / CONFIG_FILE).write_text(json.dumps(cfg, indent=2), encoding="utf-8")
 
     @classmethod
@@ -186,7 +206,12 @@ class DenseScorer:
         rows = cfg.get("n_docs")
         if isinstance(rows, int) and rows != emb.shape[0]:
             raise DamagedFile(emb_file, f"holds {emb.shape[0]} rows, {CONFIG_FILE} says {rows}")
-        return cls(emb, model or stored)
+        recorded = cfg.get("ann")
+        if recorded is not None and not isinstance(recorded, dict):
+            raise DamagedFile(cfg_file, f"has no valid 'ann' (ann: {recorded!r})")
+        exact = not recorded or recorded.get("kind") == "none"
+        ann = None if exact else AnnIndex.load(src, recorded, emb.shape[0])
+        return cls(emb, model or stored, ann)
 
     # -- Scorer -------------------------------------------------------------------------------
 
@@ -237,19 +262,36 @@ class DenseScorer:
         return np.einsum("md,cd->mc", q, docs, optimize=False).astype(np.float32)
 
     def search_vectors(self, vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Exact top-k by dot product for any query vectors; as ``search``."""
+        """Top-k by dot product for any query vectors; as ``search``."""
         q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
         m = len(q)
         idx = np.full((m, k), -1, dtype=np.int64)
         val = np.full((m, k), -np.inf, dtype=np.float32)
         if m == 0 or k <= 0 or self.n_docs == 0:
             return idx, val
+        if self.ann is not None:
+            return self._search_proposed(q, k, idx, val)
         step = max(1, _SCORE_BUDGET // self.n_docs)
         for start in range(0, m, step):
             s = _product(q[start : start + step], self.embeddings)
             top_i, top_s = topk(s, k)
             idx[start : start + len(s), : top_i.shape[1]] = top_i
             val[start : start + len(s), : top_s.shape[1]] = top_s
+        return idx, val
+
+    def _search_proposed(
+        self, q: np.ndarray, k: int, idx: np.ndarray, val: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k among the documents the ANN index proposes, each scored exactly as ``score``
+        scores it (ties by lower row), into the padded ``idx`` / ``val``."""
+        assert self.ann is not None
+        proposed = self.ann.candidates(q, k)
+        for i, row in enumerate(proposed):
+            rows = np.unique(row[row >= 0])
+            scores = _product(q[i : i + 1], self.embeddings[rows])[0]
+            order = np.lexsort((rows, -scores))[:k]
+            idx[i, : len(order)] = rows[order]
+            val[i, : len(order)] = scores[order]
         return idx, val
 
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
@@ -275,7 +317,8 @@ class DenseScorer:
         return DenseBatch(self, texts)
 
     def __repr__(self) -> str:
-        return f"DenseScorer(model={self.model_id!r}, n_docs={self.n_docs}, dim={self.dim})"
+        ann = "" if self.ann is None else f", ann={self.ann.spec}"
+        return f"DenseScorer(model={self.model_id!r}, n_docs={self.n_docs}, dim={self.dim}{ann})"
 
 
 class DenseBatch:
@@ -293,7 +336,8 @@ class DenseBatch:
     def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k per text, as ``DenseScorer.search``."""
         m, n = len(self._q), self._scorer.n_docs
-        if m == 0 or k <= 0 or n == 0 or m * n > _SCORE_BUDGET:
+        approximate = self._scorer.ann is not None
+        if m == 0 or k <= 0 or n == 0 or m * n > _SCORE_BUDGET or approximate:
             return self._scorer.search_vectors(self._q, k)
         self._scores = _product(self._q, self._scorer.embeddings)
         return topk(self._scores, k)

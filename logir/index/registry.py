@@ -24,14 +24,17 @@ PartGetter = Callable[[str], Scorer]
 class BuildOptions:
     """What a build may be told: the encoder ``model`` of dense or splade (their default when
     None), the ``cache_dir`` of their document vectors, ``show_progress`` (None keeps each
-    scorer's own default), the ``alpha`` of a hybrid, and ``bm25``, BM25's ``k1`` and ``b``
-    where they differ from its defaults (fixed at index time: bm25s stores scores, not counts)."""
+    scorer's own default), the ``alpha`` of a hybrid, ``bm25``, BM25's ``k1`` and ``b``
+    where they differ from its defaults (fixed at index time: bm25s stores scores, not counts),
+    and ``ann``, dense's approximate search (:func:`logir.index.ann.parse_ann`: auto, none, hnsw
+    or ivf with parameters)."""
 
     model: str | None = None
     cache_dir: str | Path | None = None
     show_progress: bool | None = None
     alpha: float = 0.5
     bm25: Mapping[str, float] = field(default_factory=dict)
+    ann: str = "auto"
 
     def progress(self) -> dict[str, Any]:
         return {} if self.show_progress is None else {"show_progress": self.show_progress}
@@ -82,14 +85,18 @@ def _load_bm25(folder: Path) -> Scorer:
 
 
 def _build_dense(texts: list[str], opts: BuildOptions) -> Scorer:
+    from logir.index.ann import parse_ann
     from logir.index.dense import DenseScorer
 
-    return DenseScorer.build(texts, model=opts.model, cache_dir=opts.cache_dir, **opts.progress())
+    spec = parse_ann(opts.ann)  # checked before any encoding
+    built = DenseScorer.build(texts, model=opts.model, cache_dir=opts.cache_dir, **opts.progress())
+    return built.with_ann(spec)
 
 
 def _save_dense(scorer: Any, folder: Path) -> dict[str, Any]:
     scorer.save(folder)
-    return {"model": scorer.model_id, "dim": scorer.dim}
+    ann = scorer.ann.describe() if scorer.ann is not None else {"kind": "none"}
+    return {"model": scorer.model_id, "dim": scorer.dim, "ann": ann}
 
 
 def _load_dense(folder: Path) -> Scorer:

@@ -47,6 +47,7 @@ from logir.data.dataset import Document
 from logir.data.jsonl import field, read_jsonl, write_jsonl
 from logir.errors import DataFormatError, LogirError
 from logir.index import registry
+from logir.index.ann import parse_ann
 from logir.index.base import Scorer, attach_passages
 from logir.index.cache import corpus_sha256
 from logir.index.dense import DEFAULT_MODEL
@@ -83,6 +84,7 @@ def build_index(
     keep: bool = False,
     bm25: Mapping[str, float] | None = None,
     on_retriever: Callable[[str, float | None], None] | None = None,
+    ann: str = "auto",
 ) -> Path:
     """Index `docs` with the named retrievers into directory `out` (replacing an older index).
 
@@ -90,8 +92,9 @@ def build_index(
     about a damaged index can give the command that rebuilds it. With `keep`, an index already
     at `out` is not replaced but extended: when it holds the same documents, its retrievers not
     named are kept (see :mod:`logir.index.reuse`); when it holds others, a LogirError. `bm25`
-    sets BM25's ``k1`` and ``b``. `on_retriever(name, None)` is called before each retriever is
-    built and `on_retriever(name, seconds)` after."""
+    sets BM25's ``k1`` and ``b``; `ann` dense's approximate search (:mod:`logir.index.ann`).
+    `on_retriever(name, None)` is called before each retriever is built and
+    `on_retriever(name, seconds)` after."""
     out = Path(out)
     names = list(dict.fromkeys(retrievers))
     unknown = [r for r in names if r not in RETRIEVERS]
@@ -102,6 +105,7 @@ def build_index(
         )
     if not docs:
         raise LogirError("cannot index an empty corpus")
+    parse_ann(ann)
     seen: set[str] = set()
     for d in docs:
         if d.id in seen:
@@ -127,7 +131,10 @@ def build_index(
                 params[name] = kept[name]
                 continue
             opts = registry.BuildOptions(
-                model=models.get(name), show_progress=show_progress, bm25=dict(bm25 or {})
+                model=models.get(name),
+                show_progress=show_progress,
+                bm25=dict(bm25 or {}),
+                ann=ann,
             )
             if on_retriever:
                 on_retriever(name, None)
@@ -326,6 +333,10 @@ def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
     dense = params.get("dense")
     if isinstance(dense, dict) and dense.get("model") not in (None, DEFAULT_MODEL):
         args += ["--model", str(dense["model"])]
+    ann = dense.get("ann") if isinstance(dense, dict) else None
+    if isinstance(ann, dict) and ann.get("kind") in ("hnsw", "ivf"):
+        kept = [f"{k}={v}" for k, v in ann.items() if k not in ("kind", "faiss")]
+        args += ["--ann", ",".join([str(ann["kind"]), *kept])]
     bm25 = params.get("bm25")
     for key, default in BM25_DEFAULTS.items():
         value = bm25.get(key) if isinstance(bm25, dict) else None
