@@ -218,11 +218,20 @@ def index_cmd(
     ] = "auto",
     bm25_k1: Bm25K1Opt = None,
     bm25_b: Bm25BOpt = None,
+    shard_size: Annotated[
+        int,
+        typer.Option(
+            "--shard-size",
+            help="Documents per shard of a BM25-only build (-r bm25), which streams the corpus "
+            "and resumes where a killed build stopped.",
+        ),
+    ] = 100_000,
     quiet: QuietOpt = False,
 ) -> None:
     """Build the on-disk indexes of a corpus. An index of the same documents already at --out
     keeps its other retrievers (-r bm25 adds or rebuilds bm25 only); one of other documents is
-    refused unless --force."""
+    refused unless --force. A BM25-only build streams the corpus in shards: run the same command
+    again after a crash and it carries on from the last finished shard."""
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
     from logir.index.ann import parse_ann
@@ -236,7 +245,12 @@ def index_cmd(
         known = ", ".join(RETRIEVERS)
         raise LogirError(f"unknown retriever {shorten(sorted(unknown)[0])!r}; known: {known}")
     bm25 = bm25_params(bm25_k1, bm25_b)
+    if shard_size < 1:
+        raise LogirError(f"--shard-size must be at least 1, got {shard_size}")
     require_writable(out_dir, "index folder (--out)", folder=True)
+    if set(retrievers) == {"bm25"}:
+        _index_bm25_streaming(corpus, out_dir, shard_size, bm25, force, quiet)
+        return
     docs = load_corpus(corpus)
     require_text(docs, corpus)
     if "bm25" in retrievers:
@@ -264,6 +278,33 @@ def index_cmd(
     kept = [r for r in open_index(path).retrievers if r not in retrievers]
     also = f" (kept {', '.join(kept)} of the index there)" if kept else ""
     out.print(f"indexed {len(docs)} documents with {', '.join(retrievers)}{also} -> {path}")
+
+
+def _index_bm25_streaming(
+    corpus: Path, out_dir: Path, shard_size: int, bm25: dict[str, float], force: bool, quiet: bool
+) -> None:
+    """``logir index -r bm25``: the corpus streamed and indexed in resumable shards."""
+    import time
+
+    from logir.index.store import open_index
+    from logir.index.streambuild import build_bm25_index
+    from logir.progress import Bars
+
+    with Bars("", quiet, err, plain_steps=10) as bars:
+        started = time.perf_counter()
+        path, n = build_bm25_index(
+            corpus,
+            out_dir,
+            shard_size=shard_size,
+            bm25=bm25,
+            keep=not force,
+            progress=bars.update,
+            note=bars.note,
+        )
+        bars.note(f"bm25: built in {time.perf_counter() - started:.1f} s")
+    kept = [r for r in open_index(path).retrievers if r != "bm25"]
+    also = f" (kept {', '.join(kept)} of the index there)" if kept else ""
+    out.print(f"indexed {n} documents with bm25{also} -> {path}")
 
 
 IndexArg = Annotated[Path, typer.Argument(help="An index built by `logir index`.")]

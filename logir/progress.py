@@ -102,7 +102,10 @@ class Bars:
         if share > self._shown.get(task, 0) or verbose():
             self._shown[task] = max(share, self._shown.get(task, 0))
             self.console.print(
-                f"{task}: {done}/{total} {self.unit}", style="dim", markup=False, highlight=False
+                f"{task}: {done}/{total} {self.unit}".rstrip(),
+                style="dim",
+                markup=False,
+                highlight=False,
             )
 
     def note(self, text: str) -> None:

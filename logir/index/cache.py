@@ -15,21 +15,34 @@ import hashlib
 import os
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
 
 
-def corpus_sha256(texts: list[str]) -> str:
+def corpus_sha256(texts: Iterable[str]) -> str:
     """sha256 of the texts in order (length-prefixed, so boundaries count)."""
-    h = hashlib.sha256()
+    h = CorpusHash()
     for t in texts:
-        b = t.encode("utf-8")
-        h.update(len(b).to_bytes(8, "little"))
-        h.update(b)
+        h.update(t)
     return h.hexdigest()
+
+
+class CorpusHash:
+    """:func:`corpus_sha256` one text at a time (for a corpus read as a stream)."""
+
+    def __init__(self) -> None:
+        self._h = hashlib.sha256()
+
+    def update(self, text: str) -> None:
+        b = text.encode("utf-8")
+        self._h.update(len(b).to_bytes(8, "little"))
+        self._h.update(b)
+
+    def hexdigest(self) -> str:
+        return self._h.hexdigest()
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:

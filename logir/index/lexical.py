@@ -283,6 +283,14 @@ def tokenize(
     return out
 
 
+def analyzer(
+    stemmer: str | None, stopwords: str | None, tokenizer: str
+) -> Callable[[list[str]], list[list[str]]]:
+    """The function ``BM25Scorer.build`` turns texts into tokens with, for these parameters."""
+    stop, stem, split = stopword_set(stopwords), _make_stemmer(stemmer), _words_of(tokenizer)
+    return lambda texts: tokenize(texts, stop, stem, split)
+
+
 def words(text: str) -> list[str]:
     """The ``words`` tokens of ``text``: runs of word characters, any length, where an
     apostrophe between two of them joins ("don't" -> "dont") and a final "'s" is dropped

@@ -81,7 +81,7 @@ def _save_bm25(scorer: Any, folder: Path) -> dict[str, Any]:
 def _load_bm25(folder: Path) -> Scorer:
     from logir.index.lexical import BM25Scorer
 
-    return BM25Scorer.load(folder)
+    return BM25Scorer.load(folder, mmap=True)  # memory-mapped: opening reads no posting list
 
 
 def _build_dense(texts: list[str], opts: BuildOptions) -> Scorer:

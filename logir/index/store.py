@@ -37,7 +37,7 @@ import socket
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
@@ -111,7 +111,7 @@ def build_index(
         if d.id in seen:
             raise LogirError(f"duplicate document id {d.id!r}")
         seen.add(d.id)
-    if out.exists() and not _replaceable(out):
+    if out.exists() and not replaceable(out):
         raise LogirError(f"refusing to overwrite {out}: it exists and is not a logir index")
 
     texts = corpus_texts(docs)
@@ -121,7 +121,7 @@ def build_index(
     kept: dict[str, Any] = {}
     if keep and out.is_dir():
         kept = carried_parts(out, MANIFEST, DOCS, [d.id for d in docs], sha, names)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{_owner()}-", dir=out.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{owner_tag()}-", dir=out.parent))
     try:
         params: dict[str, Any] = {}
         models = {"dense": dense_model, "splade": splade_model}
@@ -154,14 +154,14 @@ def build_index(
             manifest["corpus"] = str(Path(source).resolve())
         manifest["files"] = record_files(tmp, skip=(MANIFEST,))
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-        _swap_into_place(tmp, out)
+        swap_into_place(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out
 
 
-def _replaceable(path: Path) -> bool:
+def replaceable(path: Path) -> bool:
     """An existing path we may replace: an empty directory, an earlier index, or what is left
     of a damaged one (nothing but an index's own names in it)."""
     if not path.is_dir():
@@ -171,7 +171,7 @@ def _replaceable(path: Path) -> bool:
     return all(p.name in (MANIFEST, DOCS, *RETRIEVERS) for p in path.iterdir())
 
 
-def _swap_into_place(tmp: Path, out: Path) -> None:
+def swap_into_place(tmp: Path, out: Path) -> None:
     """Put `tmp` at `out`. An older `out` is swapped with it atomically where the system can
     (then removed from `tmp`), else moved aside to ``.NAME.old-*`` for the moment of the swap."""
     if not out.exists():
@@ -180,7 +180,7 @@ def _swap_into_place(tmp: Path, out: Path) -> None:
     if _exchange(tmp, out):
         _remove(tmp)
         return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{_owner()}-", dir=out.parent))
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{owner_tag()}-", dir=out.parent))
     old.rmdir()
     out.rename(old)
     try:
@@ -228,7 +228,7 @@ def _host_tag() -> str:
     return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
 
 
-def _owner() -> str:
+def owner_tag() -> str:
     """``PID@HOST``: whose temporary folder it is (HOST a short hash of the host name)."""
     return f"{os.getpid()}@{_host_tag()}"
 
@@ -513,12 +513,23 @@ def load_corpus(path: str | Path) -> list[Document]:
     Each line needs an id (``_id``, ``id``, ``doc_id`` or ``docid``) and a text (``text``, ``doc``
     or ``contents``); ``title`` is optional.
     """
+    return [doc for _, doc in iter_corpus(path)]
+
+
+def corpus_file(path: str | Path) -> Path:
+    """The JSONL file of a corpus: ``path`` itself, or a BEIR folder's corpus.jsonl."""
     p = Path(path)
     if p.is_dir():
         p = p / "corpus.jsonl"
         if not p.is_file():
             raise LogirError(f"no corpus.jsonl in directory {p.parent}")
-    docs: list[Document] = []
+    return p
+
+
+def iter_corpus(path: str | Path) -> Iterator[tuple[int, Document]]:
+    """``(line, document)`` of each document of a corpus as `load_corpus` reads it, one at a
+    time (the ids seen so far are kept, to refuse a duplicate)."""
+    p = corpus_file(path)
     first_line: dict[str, int] = {}
     for line, obj in read_jsonl(p):
         doc_id = field(obj, ID_KEYS, p, line)
@@ -537,8 +548,7 @@ def load_corpus(path: str | Path) -> list[Document]:
                 p, line, f"duplicate document id {doc_id!r} (first on line {first_line[doc_id]})"
             )
         first_line[doc_id] = line
-        docs.append(Document(id=doc_id, text=text, title=title))
-    return docs
+        yield line, Document(id=doc_id, text=text, title=title)
 
 
 class IndexPassages(Sequence[str]):

@@ -260,7 +260,7 @@ if point == "writing":  # the BM25 files written, the rest not yet
     save = BM25Scorer.save
     BM25Scorer.save = lambda self, path: (save(self, path), die())
 elif point == "before-swap":  # the new index whole in its temporary folder
-    store._swap_into_place = die
+    store.swap_into_place = die
 elif point == "after-swap":  # swapped in; the old index not yet removed
     exchange = store._exchange
     store._exchange = lambda a, b: (exchange(a, b), die())
