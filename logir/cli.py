@@ -147,6 +147,7 @@ def parse_cmd(
         )  # fmt: skip
         with ChatClient(config) as client:
             u = understand(query, "llm", client)
+        usage = client.usage.as_dict()
     else:
         u = understand(query, "syntax" if syntax else "natural" if natural else "auto")
     q, plan = u.query, auto_plan(u)
@@ -159,9 +160,17 @@ def parse_cmd(
         payload["auto"] = {"applied": plan.kind, "reason": plan.reason}
         if llm:
             payload["fallback"] = u.fallback
+            payload["llm_usage"] = usage
         out.print_json(json.dumps(payload))
         return
     _print_reading(u, query, plan)
+    if llm:
+        err.print(
+            f"LLM requests: {usage['requests']}, answers from the cache: {usage['cache_hits']}",
+            style="dim",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _print_reading(u: Reading, query: str, plan: Applied) -> None:
@@ -170,12 +179,16 @@ def _print_reading(u: Reading, query: str, plan: Applied) -> None:
 
     out.print(str(u.query), markup=False, highlight=False)
     out.print(_tree(to_dict(u.query)), markup=False, highlight=False)
-    mode = u.mode_used if u.fallback is None else f"{u.mode_used} (llm failed: {u.fallback})"
+    mode = u.mode_used
+    if u.fallback is not None:
+        mode += " (rule-based; the LLM's form unused)"
     out.print(f"mode: {mode}", markup=False, highlight=False, soft_wrap=True)
+    if u.fallback is not None:
+        out.print(f"fallback: {u.fallback}", markup=False, highlight=False, soft_wrap=True)
     for term, (start, end) in u.spans.items():
         shown = query[start:end]
         out.print(f"  {term!r} <- [{start}:{end}] {shown!r}", markup=False, highlight=False)
-    rules = [n for n in u.notes if not n.startswith("llm failed:")]
+    rules = [n for n in u.notes if not n.startswith("llm fallback:")]
     if rules:
         out.print("rules: " + ", ".join(rules), markup=False, highlight=False)
     how = "positive part minus excluded evidence" if plan.kind == "exclude" else plan.kind
@@ -329,7 +342,9 @@ ModeOpt = Annotated[
     str,
     typer.Option(
         help="How the query is read: auto (logir syntax when it looks like it, else natural "
-        "language), syntax (logir syntax only: a syntax error stops the search) or natural."
+        "language), syntax (logir syntax only: a syntax error stops the search), natural, or "
+        "llm (an LLM writes the logical form: needs --llm-base-url; when its form is not used "
+        "the rules read the query and a warning says why)."
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print hits as JSON.")]
@@ -351,19 +366,42 @@ def search_cmd(
     rerank: RerankOpt = None,
     rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
     rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = DEFAULT_MODEL,
+    llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
+    llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
+    llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
+    llm_no_cache: LLMNoCacheOpt = False,
 ) -> None:
     """Search an index and print ranked hits (logic applied by the `auto` composer); with
     --rerank, the top hits reread by a trained reader."""
     from logir.query import QuerySyntaxError
-    from logir.query.reading import MODES
+    from logir.query.reading import ALL_MODES
     from logir.searcher import Searcher
 
-    if mode not in MODES:
-        raise LogirError(f"unknown --mode {shorten(mode)!r}; known: {', '.join(MODES)}")
+    if mode not in ALL_MODES:
+        raise LogirError(f"unknown --mode {shorten(mode)!r}; known: {', '.join(ALL_MODES)}")
+    text = _query_arg(query)
     try:
-        reading = Searcher.read(_query_arg(query), mode)
+        if mode == "llm":
+            from logir.llm import ChatClient
+
+            config = config_from_options(
+                llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, 1, llm_no_cache
+            )
+            with ChatClient(config) as client:
+                reading = Searcher.read(text, mode, client)
+        else:
+            reading = Searcher.read(text, mode)
     except QuerySyntaxError as exc:
         raise LogirError(str(exc)) from None
+    if reading.fallback is not None:
+        err.print(
+            f"warning: {reading.fallback}; the query was read by the rules instead",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     comp = _composer(composer)
     searcher = Searcher(index_dir, retriever or None, rerank=settings)
@@ -612,13 +650,28 @@ def _report_rewrites(result: EvalResult) -> None:
         )
         if rw["fallbacks"]:
             err.print(
-                f"warning: {s.name}: the LLM endpoint failed for {rw['fallbacks']} of "
-                f"{rw['queries']} queries; they were ranked flat, with the original query "
+                f"warning: {s.name}: {rw['fallbacks']} of {rw['queries']} queries were ranked "
+                f"flat, with the original query: {_rewrite_causes(rw)} "
                 f"(last error: {rw['last_error']})",
                 markup=False,
                 highlight=False,
                 soft_wrap=True,
             )
+
+
+def _rewrite_causes(rw: dict) -> str:
+    """Why a rewriter's queries fell back to flat, in words that tell an endpoint that failed
+    from one that answered with something unusable."""
+    causes = []
+    failed, unusable = rw.get("endpoint_failures", 0), rw.get("unusable_answers", 0)
+    if failed:
+        causes.append(f"the LLM endpoint failed on {failed} request{'s' if failed > 1 else ''}")
+    if unusable:
+        causes.append(
+            f"{unusable} answer{'s were' if unusable > 1 else ' was'} unusable "
+            "(not what was asked for, or empty)"
+        )
+    return " and ".join(causes) or "the LLM wrote no passage for them"
 
 
 @app.command("datasets")

@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from logir.errors import LogirError
-from logir.query.reading import MODES, Reading
+from logir.query.reading import ALL_MODES, Reading
 
 if TYPE_CHECKING:
     from logir.index.base import Scorer
     from logir.index.store import Index
+    from logir.llm.client import ChatClient
     from logir.logic.applied import Applied
     from logir.logic.contract import Composer
     from logir.logic.ranking import Ranking
@@ -96,6 +97,7 @@ class SearchResult:
             "retriever": self.retriever,
             "composer": self.composer,
             "mode_used": self.reading.mode_used,
+            "fallback": self.reading.fallback,
             "logical_form": self.logical_form,
             **self.applied.to_dict(),
             "notes": list(self.reading.notes),
@@ -111,7 +113,8 @@ class Searcher:
     :class:`~logir.index.store.Index`; ``retriever`` is the default retriever (``bm25``,
     ``dense``, ``hybrid`` or ``splade``; by default hybrid when the index has bm25 and dense, else
     its first). ``rerank`` names a trained reader that rereads every search's top N (loaded
-    here, once). Not safe to share between threads: scorers keep per-query state.
+    here, once). ``llm`` is the client that ``mode="llm"`` asks for logical forms. Not safe to
+    share between threads: scorers keep per-query state.
     """
 
     def __init__(
@@ -119,6 +122,7 @@ class Searcher:
         index: str | Path | Index,
         retriever: str | None = None,
         rerank: RerankSettings | None = None,
+        llm: ChatClient | None = None,
     ) -> None:
         from logir.index.store import Index, open_index
         from logir.search import default_retriever, search_retrievers
@@ -129,6 +133,7 @@ class Searcher:
         self._scorers: dict[str, tuple[str, Scorer]] = {}
         self.scorer(self.default_retriever)  # an unknown retriever fails here, not later
         self.rerank = rerank
+        self.llm = llm
         self.reader: InferenceReader | None = None
         self._passages: list[str] | None = None
         if rerank is not None:
@@ -159,13 +164,16 @@ class Searcher:
         return self._scorers[key]
 
     @staticmethod
-    def read(text: str, mode: str = "auto") -> Reading:
-        """``text`` read once as a query in ``mode`` (auto, syntax or natural)."""
+    def read(text: str, mode: str = "auto", llm: ChatClient | None = None) -> Reading:
+        """``text`` read once as a query in ``mode`` (auto, syntax, natural, or llm with the
+        client ``llm``: the rules when the LLM's form is not used, and the Reading says why)."""
         from logir.query import reading
 
-        if mode not in MODES:
-            raise LogirError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
-        return reading.read(text, mode)
+        if mode not in ALL_MODES:
+            raise LogirError(f"unknown mode {mode!r}; known: {', '.join(ALL_MODES)}")
+        if mode == "llm" and llm is None:
+            raise LogirError("mode 'llm' needs an LLM endpoint (--llm-base-url)")
+        return reading.read(text, mode, llm)
 
     def search(
         self,
@@ -191,7 +199,7 @@ class Searcher:
         spec = composer if isinstance(composer, str) else first.name
         comp = self.second_stage(first, rerank)
         name, scorer = self.scorer(retriever)
-        reading = query if isinstance(query, Reading) else self.read(query, mode)
+        reading = query if isinstance(query, Reading) else self.read(query, mode, self.llm)
         ranking, rows = search_hits(self.index, scorer, comp, reading, k)
         hits = [Hit(**h) for h in rows]
         return SearchResult(

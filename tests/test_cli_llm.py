@@ -42,7 +42,7 @@ def test_parse_llm_valid_answer(capsys, monkeypatch, tmp_path: Path) -> None:
         code, out, err = run(capsys, monkeypatch, *args, "--llm-key-env", "MY_KEY", QUESTION)
         assert code == 0, err
         code, _, _ = run(capsys, monkeypatch, *args, QUESTION)  # same request: from the cache
-    assert FORM in out and "mode: llm" in out and "llm failed" not in out
+    assert FORM in out and "mode: llm" in out and "fallback" not in out
     assert "'birds of New Zealand' <- [6:26]" in out
     assert len(srv.requests) == 1 and srv.requests[0]["model"] == "tiny"
     assert srv.headers[0]["authorization"] == "Bearer sk-cli-secret"
@@ -72,7 +72,9 @@ def test_parse_llm_server_down_falls_back(capsys, monkeypatch) -> None:
     assert code == 0, err
     assert '"films by Nolan" AND NOT "Inception"' in out
     mode_line = next(line for line in out.splitlines() if line.startswith("mode:"))
-    assert mode_line.startswith("mode: natural (llm failed: LLM request to " + url)
+    assert mode_line == "mode: natural (rule-based; the LLM's form unused)"
+    fallback = next(line for line in out.splitlines() if line.startswith("fallback:"))
+    assert fallback.startswith("fallback: the LLM endpoint failed: LLM request to " + url)
     assert "rules: negation:but-not" in out
 
 
@@ -95,3 +97,23 @@ def test_parse_llm_without_endpoint_is_a_clean_error(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     first = proc.stderr.strip().splitlines()[0]
     assert first == "error: no LLM endpoint: pass --llm-base-url or set LOGIR_LLM_BASE_URL"
+
+
+def test_parse_llm_rejects_an_ungrounded_form_and_caches_the_decision(capsys, monkeypatch) -> None:
+    question = "films directed by Christopher Nolan or Denis Villeneuve"
+    copied = '"science fiction novels by Octavia Butler" OR "novels published after 1980"'
+    with FakeLLMServer(json.dumps({"logical_form": copied})) as srv:
+        args = ["parse", "--llm", "--llm-base-url", srv.base_url]
+        code, out, err = run(capsys, monkeypatch, *args, question)
+        assert code == 0, err
+        code, out2, err2 = run(capsys, monkeypatch, *args, question)
+        code, js, _ = run(capsys, monkeypatch, *args, "--json", question)
+    assert len(srv.requests) == 1 and out2 == out
+    assert "mode: natural (rule-based; the LLM's form unused)" in out
+    assert "fallback: the LLM's form" in out and "is not grounded in the question" in out
+    assert "Butler" not in out.splitlines()[0]
+    assert err.strip() == "LLM requests: 1, answers from the cache: 0"
+    assert err2.strip() == "LLM requests: 0, answers from the cache: 1"
+    payload = json.loads(js)
+    assert payload["mode"] == "natural" and "not grounded" in payload["fallback"]
+    assert payload["llm_usage"]["requests"] == 0

@@ -5,9 +5,12 @@ binding tightest, then AND, then OR, parentheses to override), the advice that a
 its meaning intact rather than be shredded into loose keywords, and a few worked examples. It
 answers with one JSON object, ``{"logical_form": "..."}``, which must parse with
 :func:`logir.query.syntax.parse`; a parse error is sent back to the model as the repair message
-(:meth:`logir.llm.ChatClient.chat_json`). When the endpoint fails or the answer never becomes
-valid, :func:`decompose_llm` falls back to the rule-based :func:`logir.query.natural.decompose` and
-says so in the result's notes.
+(:meth:`logir.llm.ChatClient.chat_json`). A form that parses must also be grounded in the
+question (its terms made of the question's words, :mod:`logir.query.grounding`): a small model
+may copy a worked example or bring a topic of its own. When the endpoint fails, the answer never
+becomes valid or the form is not grounded, :func:`decompose_llm` falls back to the rule-based
+:func:`logir.query.natural.decompose` and says which of the three happened. Sampling is
+deterministic (temperature 0, a fixed seed) and the decision is cached with its reason.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from logir.errors import LogirError
 from logir.query.ast import Query, terms
+from logir.query.grounding import MIN_SHARE, check_grounding
 from logir.query.syntax import QuerySyntaxError, parse
 
 if TYPE_CHECKING:
@@ -25,11 +29,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEMONSTRATIONS",
+    "FALLBACK_KINDS",
     "MAX_TERMS",
+    "SEED",
     "SYSTEM_PROMPT",
     "LLMDecomposition",
     "build_messages",
+    "copied_example",
     "decompose_llm",
+    "rejection",
     "validate_logical_form",
 ]
 
@@ -129,15 +137,31 @@ def validate_logical_form(obj: Any) -> Query:
     return q
 
 
+FALLBACK_KINDS = ("endpoint", "unusable", "ungrounded")
+"""Why an LLM decomposition fell back to the rules: the endpoint failed (connection, HTTP error,
+timeout); it answered, but never with a logical form that parses; or its form was not grounded in
+the question (:mod:`logir.query.grounding`)."""
+
+SEED = 0
+"""The sampling seed sent with every decomposition request (with temperature 0)."""
+
+DECISION_VERSION = 1
+"""Bumped when the prompt, the validation or the grounding rule change what a cached decision
+means."""
+
+
 @dataclass(frozen=True)
 class LLMDecomposition:
-    """A logical form read by an LLM, or by the rule-based fallback when the LLM failed."""
+    """A logical form read by an LLM, or by the rule-based fallback when the LLM's was not used."""
 
     query: Query
     mode_used: str  # "llm", or "natural" after a fallback
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    fallback: str | None = None  # why the LLM was not used (the error), None when it was
+    notes: list[str] = field(default_factory=list)  # the fallback note, then the rules' cues
+    fallback: str | None = None  # why the LLM's form was not used, None when it was
+    cues: tuple[str, ...] = ()  # the rules that fired (fallback only)
+    fallback_kind: str | None = None  # one of FALLBACK_KINDS, None when the LLM's form was used
+    from_cache: bool = False  # the decision was read from the cache (no request made)
 
     @property
     def logical_form(self) -> str:
@@ -155,6 +179,73 @@ def term_spans(text: str, query: Query) -> dict[str, tuple[int, int]]:
     return spans
 
 
+def copied_example(question: str, query: Query) -> int | None:
+    """The number (from 1) of the worked example whose terms ``query`` repeats although
+    ``question`` is not that example's question, else None."""
+    asked = " ".join(question.split()).casefold()
+    mine = {t.text.casefold() for t in terms(query)}
+    for i, (q, lf) in enumerate(DEMONSTRATIONS, 1):
+        if asked == q.casefold():
+            continue
+        if mine & {t.text.casefold() for t in terms(parse(lf))}:
+            return i
+    return None
+
+
+def rejection(question: str, query: Query) -> str | None:
+    """Why the LLM's ``query`` for ``question`` is not used (ungrounded), or None."""
+    problem = check_grounding(question, query)
+    if problem is None:
+        return None
+    copied = copied_example(question, query)
+    if copied is not None:
+        problem = f"it repeats worked example {copied} of the prompt; {problem}"
+    return f"the LLM's form {str(query)!r} is not grounded in the question: {problem}"
+
+
+def _decision_key(question: str, client: ChatClient, max_repairs: int, json_mode: bool) -> str:
+    from logir.llm.cache import request_key
+
+    return request_key(
+        {
+            "task": "logical-form decision",
+            "version": DECISION_VERSION,
+            "endpoint": client.config.url,
+            "model": client.config.model,
+            "messages": build_messages(question),
+            "max_repairs": max_repairs,
+            "json_mode": json_mode,
+            "temperature": 0.0,
+            "seed": SEED,
+            "min_share": MIN_SHARE,
+        }
+    )
+
+
+def _rules(question: str, kind: str, reason: str, cached: bool) -> LLMDecomposition:
+    from logir.query.natural import decompose
+
+    dec = decompose(question)
+    cues = tuple(dec.cues)
+    notes = [f"llm fallback: {reason}", *cues]
+    spans = dict(dec.spans)
+    return LLMDecomposition(dec.query, "natural", spans, notes, reason, cues, kind, cached)
+
+
+def _cached(question: str, record: dict[str, Any]) -> LLMDecomposition | None:
+    """The decision a cache record holds, or None when it is not a readable one."""
+    if record.get("decision") == "llm" and isinstance(record.get("logical_form"), str):
+        try:
+            q = parse(record["logical_form"])
+        except QuerySyntaxError:
+            return None
+        return LLMDecomposition(q, "llm", term_spans(question, q), from_cache=True)
+    kind, reason = record.get("kind"), record.get("reason")
+    if record.get("decision") == "rules" and kind in FALLBACK_KINDS and isinstance(reason, str):
+        return _rules(question, kind, reason, True)
+    return None
+
+
 def decompose_llm(
     question: str,
     client: ChatClient,
@@ -163,32 +254,59 @@ def decompose_llm(
     fallback: bool = True,
     json_mode: bool = False,
 ) -> LLMDecomposition:
-    """Ask ``client`` for the logical form of ``question``.
+    """Ask ``client`` for the logical form of ``question`` (temperature 0, seed :data:`SEED`).
 
-    On :class:`logir.llm.LLMError` (endpoint down, or no valid answer after ``max_repairs``) the
-    rule-based decomposition is used instead and the first note says why; with
-    ``fallback=False`` the error propagates.
+    The LLM's form is used when it parses and is grounded in the question
+    (:func:`logir.query.grounding.check_grounding`). Otherwise the rule-based decomposition is
+    used and ``fallback`` says why, in words that tell an endpoint failure (connection, HTTP
+    error, timeout) from an answer that was unusable or not grounded; with ``fallback=False``
+    the error propagates (LLMError, LLMOutputError, or LogirError for an ungrounded form).
+
+    Every decision the endpoint answered for (used, unusable, not grounded) is kept in the
+    client's cache, so asking again makes no request and gives the same result; an endpoint
+    failure is not kept, so a later call asks again.
     """
-    from logir.llm.client import LLMError
+    from logir.llm.client import LLMError, LLMOutputError
 
     if not isinstance(question, str):
         raise TypeError(f"decompose_llm() expects a str, got {type(question).__name__}")
     if not question.strip():
         raise LogirError("cannot decompose an empty question")
+    cache = client.cache
+    key = _decision_key(question, client, max_repairs, json_mode) if cache is not None else None
+    if cache is not None and key is not None:
+        record = cache.get(key)
+        found = _cached(question, record) if record is not None else None
+        if found is not None and (fallback or found.fallback is None):
+            client.usage.add(cache_hits=1)
+            return found
     try:
         q = client.chat_json(
             build_messages(question),
             validate=validate_logical_form,
             max_repairs=max_repairs,
             json_mode=json_mode,
+            temperature=0.0,
+            seed=SEED,
         )
+    except LLMOutputError as exc:
+        if not fallback:
+            raise
+        kind, reason = "unusable", f"the LLM's answer was unusable ({' '.join(str(exc).split())})"
     except LLMError as exc:
         if not fallback:
             raise
-        from logir.query.natural import decompose
-
-        reason = " ".join(str(exc).split())
-        dec = decompose(question)
-        notes = [f"llm failed: {reason}", *dec.cues]
-        return LLMDecomposition(dec.query, "natural", dict(dec.spans), notes, reason)
-    return LLMDecomposition(q, "llm", term_spans(question, q))
+        reason = "the LLM endpoint failed: " + " ".join(str(exc).split())
+        return _rules(question, "endpoint", reason, False)
+    else:
+        why = rejection(question, q)
+        if why is None:
+            if cache is not None and key is not None:
+                cache.put(key, {"decision": "llm", "logical_form": str(q)})
+            return LLMDecomposition(q, "llm", term_spans(question, q))
+        if not fallback:
+            raise LogirError(why)
+        kind, reason = "ungrounded", why
+    if cache is not None and key is not None:
+        cache.put(key, {"decision": "rules", "kind": kind, "reason": reason})
+    return _rules(question, kind, reason, False)

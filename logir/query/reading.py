@@ -7,8 +7,9 @@
 - ``"auto"``: syntax when the text looks like it was written in the query language (it holds a
   double quote or an upper-case whole-word ``AND``/``OR``/``NOT``) and parses; natural otherwise
   (a text too long for natural language that does not parse raises its syntax error).
-- ``"llm"``: decomposition by an LLM (:mod:`logir.query.llm`); needs ``client``. When the LLM
-  fails the result is the natural reading, ``mode_used`` is ``"natural"`` and ``fallback`` says why.
+- ``"llm"``: decomposition by an LLM (:mod:`logir.query.llm`); needs ``client``. When its form is
+  not used (the endpoint failed, the answer was unusable or not grounded in the text) the result
+  is the natural reading, ``mode_used`` is ``"natural"`` and ``fallback`` says why.
 
 :func:`gold` makes the Reading of a text whose logical form is given (a benchmark's own form).
 Composers take Readings: ``flat`` and the LLM rewriters rank ``text``, the logical composers
@@ -56,7 +57,7 @@ class Reading:
     - ``notes``: every remark, in order: the reader's own (a syntax fallback, an LLM failure)
       then the cues.
     - ``spans``: where each term came from in the text (best effort).
-    - ``fallback``: mode "llm" only: why the LLM was not used (natural instead).
+    - ``fallback``: mode "llm" only: why the LLM's form was not used (natural instead).
     """
 
     text: str
@@ -139,8 +140,7 @@ def read(text: str, mode: str = "auto", client: ChatClient | None = None) -> Rea
         from logir.query.llm import decompose_llm
 
         d = decompose_llm(text, client)
-        cues = tuple(n for n in d.notes if not n.startswith("llm failed:"))
-        return Reading(text, d.query, d.mode_used, cues, tuple(d.notes), d.spans, d.fallback)
+        return Reading(text, d.query, d.mode_used, d.cues, tuple(d.notes), d.spans, d.fallback)
     if mode == "syntax":
         return _syntax(text, parse(text), notes)
     if mode == "auto" and looks_like_syntax(text):

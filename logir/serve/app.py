@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from logir.errors import LogirError
 from logir.index.store import Index, open_index
+from logir.llm.client import ChatClient
 from logir.logic import Composer, composers, get_composer
 from logir.logic.registry import additive_composers, uses_llm
 from logir.query import Not, Query, Reading, Term, negated_terms, read, terms, to_dict
@@ -72,8 +73,16 @@ class Engine:
     """The opened index (a :class:`~logir.searcher.Searcher`), the lock that guards its scorers
     and the worker that runs the requests' work (``run``)."""
 
-    def __init__(self, index: Index, limits: Limits, rerank: RerankSettings | None = None) -> None:
-        self.searcher = Searcher(index, rerank=rerank)  # the reader, if any, loads here once
+    def __init__(
+        self,
+        index: Index,
+        limits: Limits,
+        rerank: RerankSettings | None = None,
+        llm: ChatClient | None = None,
+    ) -> None:
+        # the reader, if any, loads here once; ``llm`` writes the logical forms of mode "llm"
+        self.searcher = Searcher(index, rerank=rerank, llm=llm)
+        self.llm = llm
         self.rerank = rerank
         self.index = index
         self.limits = limits
@@ -91,9 +100,17 @@ class Engine:
         """``job()`` on the worker thread, within the request deadline (else Unavailable)."""
         return await self.worker.run(job, self.limits.request_timeout_s)
 
+    def check_mode(self, mode: str) -> None:
+        """Refuse mode "llm" on a server without an LLM endpoint (before queueing)."""
+        if mode == "llm" and self.llm is None:
+            raise LogirError(
+                "field 'mode': 'llm' asks an LLM for the logical form, and this server has no "
+                "LLM endpoint (start it with logir serve --llm-base-url URL)"
+            )
+
     def read(self, text: str, mode: str) -> Reading:
         """``text`` read once; a logical form with more than ``max_terms`` terms is refused."""
-        reading = self.searcher.read(text, mode)
+        reading = self.searcher.read(text, mode, self.llm)
         found = n_terms(reading.query)
         if found > self.limits.max_terms:
             raise errors.TooManyTerms(
@@ -180,6 +197,7 @@ def _reading(r: Reading) -> dict[str, Any]:
     return {
         "query": r.text,
         "mode_used": r.mode_used,
+        "fallback": r.fallback,
         "logical_form": str(r.query),
         "tree": to_dict(r.query),
         "terms": [t.text for t in terms(r.query)],
@@ -195,15 +213,19 @@ def create_app(
     token: str | None = None,
     limits: Limits | None = None,
     rerank: RerankSettings | None = None,
+    llm: ChatClient | None = None,
 ) -> FastAPI:
     """The app serving the index at ``index_dir`` (opened once; LogirError when it is not one).
+
+    With ``llm`` a request may ask for ``mode: "llm"`` (the LLM writes the logical form; the
+    rules read the query when its form is not used, and the answer's ``fallback`` says why).
 
     With ``rerank`` a trained reader (loaded now, once) rereads every search's top hits; a
     request may change the depth and weight or turn it off. With ``token`` every route but
     ``/healthz``, the pages, their assets and the API docs needs ``Authorization: Bearer TOKEN``.
     """
     limits = limits or Limits()
-    engine = Engine(open_index(index_dir), limits, rerank)
+    engine = Engine(open_index(index_dir), limits, rerank, llm)
     ParseRequest, SearchRequest = request_models(limits)
     app = FastAPI(
         title="logir",
@@ -243,12 +265,14 @@ def create_app(
             "limits": asdict(limits),
             "auth": bool(token),
             "rerank": _settings(rerank),
+            "llm": llm is not None,
         }
 
     @app.post("/parse", response_model=ParseResponse, responses=_ERRORS, tags=["query"])
     async def parse(body: ParseRequest) -> Response:  # type: ignore[valid-type]
         """Read a query into its logical form (tree, terms, where each came from)."""
         b: Any = body
+        engine.check_mode(b.mode)
         return await engine.run(lambda: _json(ParseResponse, engine.parse(b.query, b.mode)))
 
     @app.post("/search", response_model=SearchResponse, responses=_ERRORS, tags=["query"])
@@ -262,6 +286,7 @@ def create_app(
                 f"field 'composer': {b.composer.partition(',')[0].strip()!r} rewrites queries "
                 f"with an LLM, and this server has no LLM endpoint; it offers: {', '.join(offered)}"
             )
+        engine.check_mode(b.mode)
         composer = get_composer(b.composer)  # a bad spec is answered at once, without queueing
         second = engine.rerank_for(b.rerank, b.rerank_depth, b.rerank_weight)
 

@@ -17,6 +17,19 @@ import typer
 from logir.cli_options import RerankDepthOpt, RerankOpt, RerankWeightOpt, rerank_settings
 from logir.errors import LogirError
 from logir.limits import MAX_K
+from logir.llm.options import (
+    DEFAULT_KEY_ENV,
+    DEFAULT_MODEL,
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    LLMBaseUrlOpt,
+    LLMKeyEnvOpt,
+    LLMModelOpt,
+    LLMNoCacheOpt,
+    LLMRetriesOpt,
+    LLMTimeoutOpt,
+    config_from_options,
+)
 from logir.rerank.settings import DEFAULT_DEPTH, DEFAULT_WEIGHT
 from logir.serve.net import check_port, read_token
 
@@ -84,10 +97,22 @@ def serve_cmd(
     rerank: RerankOpt = None,
     rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
     rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
+    llm_base_url: LLMBaseUrlOpt = None,
+    llm_model: LLMModelOpt = DEFAULT_MODEL,
+    llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
+    llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
+    llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
+    llm_no_cache: LLMNoCacheOpt = False,
 ) -> None:
     """Serve the search API and the search explorer for an index (with --rerank, a trained
-    reader, loaded once at start, rereads every search's top hits)."""
+    reader, loaded once at start, rereads every search's top hits; with --llm-base-url,
+    requests may ask for mode "llm")."""
     settings = rerank_settings(rerank, rerank_depth, rerank_weight)
+    llm_config = None
+    if llm_base_url:  # also from LOGIR_LLM_BASE_URL (the option's environment variable)
+        llm_config = config_from_options(
+            llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, 1, llm_no_cache
+        )
     try:
         import uvicorn
 
@@ -109,7 +134,12 @@ def serve_cmd(
         body_timeout_s=body_timeout,
         max_waiting=max_waiting,
     )
-    app = create_app(index_dir, token=token, limits=limits, rerank=settings)
+    llm = None
+    if llm_config is not None:
+        from logir.llm import ChatClient
+
+        llm = ChatClient(llm_config)  # one worker thread asks it: one request in flight
+    app = create_app(index_dir, token=token, limits=limits, rerank=settings, llm=llm)
     if not token and not _is_loopback(host):
         print(
             f"warning: serving on {host} without a bearer token; anyone who can reach it can "

@@ -16,7 +16,7 @@ from logir.rerank.settings import MAX_RERANK_DEPTH
 from logir.search import SEARCH_RETRIEVERS
 from logir.serve.limits import Limits
 
-Mode = Literal["auto", "syntax", "natural"]
+Mode = Literal["auto", "syntax", "natural", "llm"]
 Retriever = Literal[SEARCH_RETRIEVERS]  # type: ignore[valid-type]
 
 MAX_COMPOSER_CHARS = 200
@@ -47,7 +47,9 @@ def request_models(limits: Limits) -> tuple[type[BaseModel], type[BaseModel]]:
         mode: Mode = Field(
             "auto",
             description="syntax: logir syntax; natural: rule-based decomposition; "
-            "auto: syntax when the text looks like it, else natural.",
+            "auto: syntax when the text looks like it, else natural; llm: an LLM writes the "
+            "logical form (only on a server started with an LLM endpoint; natural when its "
+            "form is not used, and 'fallback' says why).",
         )
 
         _blank = field_validator("query")(_not_blank)
@@ -119,7 +121,12 @@ class ErrorBody(BaseModel):
 
 class ParseResponse(BaseModel):
     query: str
-    mode_used: str = Field(description="How the text was read: syntax or natural.")
+    mode_used: str = Field(description="How the text was read: syntax, natural or llm.")
+    fallback: str | None = Field(
+        None,
+        description="Mode llm only: why the LLM's form was not used (the endpoint failed, its "
+        "answer was unusable, or its form was not grounded in the query); null when it was.",
+    )
     logical_form: str = Field(description="The canonical logir syntax of the logical form.")
     tree: dict[str, Any] = Field(
         description='Nested {"term": s} | {"and": [...]} | {"or": [...]} | {"not": {...}}.'
@@ -201,6 +208,7 @@ class Info(BaseModel):
     additive_composers: list[str]
     limits: dict[str, int | float]
     auth: bool
+    llm: bool = Field(description="Whether mode 'llm' is offered (an LLM endpoint is set).")
     rerank: Rerank | None = Field(
         description="The reader that rereads each search's top hits (null: none)."
     )

@@ -303,7 +303,9 @@ def synth_negations(
     chosen = tuple(k.strip().lower() for k in kinds.split(",") if k.strip())
     docs = load_corpus(corpus)
     require_text(docs, corpus)
-    with Bars("passages", quiet, plain_steps=10) as bars:
+    from logir.synth.folder_lock import folder_lock
+
+    with folder_lock(out), Bars("passages", quiet, plain_steps=10) as bars:
         summary = synthesize(docs, out, seed, max_items, test_share, chosen, progress=bars.update)
     by_kind = ", ".join(f"{k} {n}" for k, n in summary["by_kind"].items())
     print(

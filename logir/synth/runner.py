@@ -8,6 +8,9 @@
   coming out the same;
 - ``summary.json``     items ok and failed (with reasons), tokens and cost of the last run.
 
+- ``.synth.lock``      held (``fcntl.flock``) by the run writing the folder: a second run on the
+  same folder stops at once, naming the holder (:mod:`logir.synth.folder_lock`).
+
 A run skips the units already ok in the checkpoint and retries the failed ones. It stops early,
 keeping everything finished, after ``max_consecutive_errors`` endpoint failures in a row.
 """
@@ -30,6 +33,7 @@ from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.synth.base import ItemFailed, Pipeline, Unit
 from logir.synth.checkpoint import Checkpoint
+from logir.synth.folder_lock import folder_lock
 
 if TYPE_CHECKING:
     from logir.llm import ChatClient
@@ -302,7 +306,24 @@ def run_synthesis(
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise LogirError(f"--out {out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    with folder_lock(out):  # a second run on the same folder stops here, naming this one
+        return _run_locked(
+            pipeline, corpus, client, out, seed, scope, options, progress, max_consecutive_errors
+        )
+
+
+def _run_locked(
+    pipeline: Pipeline,
+    corpus: list[Document],
+    client: ChatClient,
+    out: Path,
+    seed: int,
+    scope: list[Unit],
+    options: dict[str, Any] | None,
+    progress: Progress | None,
+    max_consecutive_errors: int,
+) -> SynthSummary:
+    """The body of :func:`run_synthesis`, run while this process holds ``out``'s lock."""
     settings = {
         "kind": pipeline.name,
         "seed": seed,

@@ -130,7 +130,12 @@ def test_cli_eval_with_the_endpoint_down_ranks_flat_and_warns(tmp_path: Path) ->
     assert "Traceback" not in proc.stderr
     warning = [line for line in proc.stderr.splitlines() if line.startswith("warning:")]
     assert len(warning) == 1
-    assert "bm25:hyde: the LLM endpoint failed for 3 of 3 queries" in warning[0]
+    assert (
+        "bm25:hyde: 3 of 3 queries were ranked flat, with the original query: the LLM "
+        in (warning[0])
+    )
+    assert "endpoint failed on 12 requests (last error: " in warning[0]  # 3 queries x 4 samples
+    assert "unusable" not in warning[0]
     assert "ranked flat" in warning[0] and url in warning[0]
     systems = json.loads(out.read_text())["systems"]
     assert systems["bm25:hyde"]["overall"] == systems["bm25"]["overall"]

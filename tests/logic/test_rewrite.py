@@ -87,7 +87,13 @@ def test_hyde_asks_n_samples_and_the_passage_decides_the_ranking(bm25, client) -
     assert ranking.doc_idx[0] == 1
     assert list(ranking.evidence) == ["hyde: query + 3 LLM passages"]
     assert hyde.expansion(QUERY, bm25) == Expansion(QUERY, (ZEBRAFISH,) * 3)
-    assert hyde.stats() == {"queries": 1, "fallbacks": 0, "last_error": None}
+    assert hyde.stats() == {
+        "queries": 1,
+        "fallbacks": 0,
+        "endpoint_failures": 0,
+        "unusable_answers": 0,
+        "last_error": None,
+    }
     # BM25 reads the query once per passage, then the passages
     assert Expansion(QUERY, ("a", "b")).text == f"{QUERY} {QUERY} a b"
     np.testing.assert_array_equal(hyde.score(QUERY, bm25, ranking.doc_idx), ranking.scores)
@@ -209,6 +215,16 @@ def test_one_failing_query_falls_back_alone(bm25, client) -> None:
     np.testing.assert_array_equal(got[1].doc_idx, flat.doc_idx)
     np.testing.assert_array_equal(got[1].scores, flat.scores)
     assert hyde.stats()["fallbacks"] == 1 and "HTTP 500" in hyde.stats()["last_error"]
+    assert hyde.stats()["endpoint_failures"] >= 1 and hyde.stats()["unusable_answers"] == 0
+
+
+def test_empty_answers_are_unusable_not_endpoint_failures(bm25, client) -> None:
+    with FakeLLMServer("  ") as srv:
+        hyde = rewriter("hyde,n=2", client(srv.base_url))
+        hyde.rank([QUERY], bm25, 4)
+    stats = hyde.stats()
+    assert stats["fallbacks"] == 1 and stats["endpoint_failures"] == 0
+    assert stats["unusable_answers"] == 2 and "empty message" in stats["last_error"]
 
 
 class ToyDense(DenseScorer):

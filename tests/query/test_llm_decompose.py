@@ -18,7 +18,7 @@ from logir.query.llm import (
     decompose_llm,
     validate_logical_form,
 )
-from tests.llm.fakeserver import FakeLLMServer
+from tests.llm.fakeserver import FakeLLMServer, Reply
 from tests.ports import closed_url
 
 QUESTION = "Which garden plants of Asia are not trees?"
@@ -79,16 +79,19 @@ def test_never_valid_falls_back_to_rules(tmp_path: Path) -> None:
     assert len(srv.requests) == 2 + 3
     assert d.mode_used == "natural"
     assert d.query == And((Term("films by Nolan"), Not(Term("Inception"))))
-    assert d.notes[0].startswith("llm failed:") and "unclosed" in d.notes[0]
+    assert d.notes[0].startswith("llm fallback: the LLM's answer was unusable (")
+    assert "unclosed" in d.notes[0] and d.fallback_kind == "unusable"
     assert d.fallback is not None and "does not parse" in d.fallback
+    assert "endpoint failed" not in d.fallback
 
 
 def test_server_down_falls_back_with_note(tmp_path: Path) -> None:
     url = closed_url()
     with client_for(url, tmp_path) as client:
         d = decompose_llm("cats or dogs", client)
-    assert d.mode_used == "natural"
-    assert url in d.notes[0] and "2 attempts" in d.notes[0]
+    assert d.mode_used == "natural" and d.fallback_kind == "endpoint"
+    assert d.notes[0].startswith("llm fallback: the LLM endpoint failed: LLM request to " + url)
+    assert "2 attempts" in d.notes[0]
 
 
 def test_understand_llm_mode(tmp_path: Path) -> None:
@@ -98,7 +101,8 @@ def test_understand_llm_mode(tmp_path: Path) -> None:
     assert u.query == parse('"garden plants of Asia" AND NOT "trees"')
     with client_for(closed_url(), tmp_path, max_retries=0) as client:
         u = understand("films by Nolan but not Inception", "llm", client)
-    assert u.mode_used == "natural" and u.fallback and u.notes[0].startswith("llm failed:")
+    assert u.mode_used == "natural" and u.fallback and u.notes[0].startswith("llm fallback:")
+    assert u.cues == ("negation:but-not",) and u.notes[1:] == u.cues
     with pytest.raises(ValueError, match="needs a client"):
         understand(QUESTION, "llm")
     assert understand("cats OR dogs").query == Or((Term("cats"), Term("dogs")))
@@ -129,3 +133,58 @@ def test_demonstrations_are_valid_answers() -> None:
 def test_empty_question_is_a_user_error(tmp_path: Path) -> None:
     with client_for(closed_url(), tmp_path) as client, pytest.raises(LogirError):
         decompose_llm("   ", client)
+
+
+NOLAN = "films directed by Christopher Nolan or Denis Villeneuve"
+COPIED = json.dumps({"logical_form": DEMONSTRATIONS[1][1]})
+
+
+def test_copied_example_is_rejected_and_the_decision_cached(tmp_path: Path) -> None:
+    with FakeLLMServer(COPIED) as srv, client_for(srv.base_url, tmp_path) as client:
+        first = decompose_llm(NOLAN, client)
+        again = decompose_llm(NOLAN, client)
+        assert len(srv.requests) == 1 and client.usage.cache_hits == 1
+        with pytest.raises(LogirError, match="not grounded"):
+            decompose_llm(NOLAN, client, fallback=False)
+    assert first.mode_used == "natural" and first.fallback_kind == "ungrounded"
+    assert first.fallback is not None and "Le Guin" in first.fallback
+    assert "repeats worked example 2 of the prompt" in first.fallback
+    assert first.notes[0] == f"llm fallback: {first.fallback}"
+    assert again.query == first.query and again.fallback == first.fallback and again.from_cache
+    assert first.query == parse(
+        '"films directed by Christopher Nolan" OR "films directed by Denis Villeneuve"'
+    )
+
+
+def test_sampling_is_deterministic(tmp_path: Path) -> None:
+    with FakeLLMServer(GOOD) as srv, client_for(srv.base_url, tmp_path) as client:
+        decompose_llm(QUESTION, client)
+    assert srv.requests[0]["temperature"] == 0.0 and srv.requests[0]["seed"] == 0
+
+
+def test_accepted_and_unusable_decisions_are_cached(tmp_path: Path) -> None:
+    with FakeLLMServer(GOOD) as srv, client_for(srv.base_url, tmp_path) as client:
+        assert decompose_llm(QUESTION, client).mode_used == "llm"
+    with FakeLLMServer("no json") as srv, client_for(srv.base_url, tmp_path) as client:
+        hit = decompose_llm(QUESTION, client)  # another port, another endpoint: asked afresh
+        assert hit.fallback_kind == "unusable" and len(srv.requests) == 3
+        again = decompose_llm(QUESTION, client)
+        assert len(srv.requests) == 3 and again.fallback == hit.fallback and again.from_cache
+
+
+def test_endpoint_failure_is_not_cached(tmp_path: Path) -> None:
+    with (
+        FakeLLMServer(FakeLLMServer.script([Reply(status=500), GOOD])) as srv,
+        client_for(srv.base_url, tmp_path, max_retries=0) as client,
+    ):
+        down = decompose_llm(QUESTION, client)
+        up = decompose_llm(QUESTION, client)
+    assert down.fallback_kind == "endpoint" and "HTTP 500" in (down.fallback or "")
+    assert up.mode_used == "llm" and len(srv.requests) == 2
+
+
+def test_no_cache_asks_every_time(tmp_path: Path) -> None:
+    with FakeLLMServer(COPIED) as srv, client_for(srv.base_url, tmp_path, cache_dir=None) as c:
+        decompose_llm(NOLAN, c)
+        decompose_llm(NOLAN, c)
+    assert len(srv.requests) == 2

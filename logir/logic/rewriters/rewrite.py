@@ -150,6 +150,8 @@ class Rewriter(Composer):
         self.temperature = float(temperature)
         self.queries = 0
         self.fallbacks = 0
+        self.endpoint_failures = 0  # requests the endpoint failed (connection, HTTP, timeout)
+        self.unusable_answers = 0  # answers that came but could not be used (bad JSON, empty)
         self.last_error: str | None = None
         self._states: StateCache[_State] = StateCache()
         self._lock = threading.Lock()
@@ -186,10 +188,13 @@ class Rewriter(Composer):
         return self._prepare([query], scorer)[0].expansion
 
     def stats(self) -> dict[str, Any]:
-        """Queries expanded so far, how many of them fell back to flat, the last endpoint error."""
+        """Queries expanded so far, how many of them fell back to flat, the requests the
+        endpoint failed and the answers that were unusable, and the last error."""
         return {
             "queries": self.queries,
             "fallbacks": self.fallbacks,
+            "endpoint_failures": self.endpoint_failures,
+            "unusable_answers": self.unusable_answers,
             "last_error": self.last_error,
         }
 
@@ -206,6 +211,7 @@ class Rewriter(Composer):
             answer = " ".join(answer.split()) if answer is not None else None
             if answer == "":
                 with self._lock:
+                    self.unusable_answers += 1
                     self.last_error = "the LLM answered with an empty message"
                 return None
             return answer
@@ -255,8 +261,9 @@ class Rewriter(Composer):
         from logir.llm import LLMError, LLMOutputError
 
         health = self._health
-        if health.down:
+        if health.down:  # not asked: the endpoint failed DOWN_AFTER times in a row
             with self._lock:
+                self.endpoint_failures += 1
                 self.last_error = health.last_error
             return None
         try:
@@ -264,11 +271,13 @@ class Rewriter(Composer):
         except LLMOutputError as exc:  # the endpoint answered, but not with what was asked
             health.answered()
             with self._lock:
+                self.unusable_answers += 1
                 self.last_error = str(exc)
             return None
         except LLMError as exc:
             health.failed(str(exc))
             with self._lock:
+                self.endpoint_failures += 1
                 self.last_error = str(exc)
             return None
         health.answered()
