@@ -286,9 +286,21 @@ def tokenize(
 def analyzer(
     stemmer: str | None, stopwords: str | None, tokenizer: str
 ) -> Callable[[list[str]], list[list[str]]]:
-    """The function ``BM25Scorer.build`` turns texts into tokens with, for these parameters."""
+    """The function ``BM25Scorer.build`` turns texts into tokens with, for these parameters; it
+    stems each distinct word once (a stem depends on its word alone), for long runs of texts."""
     stop, stem, split = stopword_set(stopwords), _make_stemmer(stemmer), _words_of(tokenizer)
-    return lambda texts: tokenize(texts, stop, stem, split)
+    if stem is None:
+        return lambda texts: tokenize(texts, stop, None, split)
+    stems: dict[str, str] = {}
+
+    def run(texts: list[str]) -> list[list[str]]:
+        kept = [[t for t in split(text.lower()) if t not in stop] for text in texts]
+        new = list({t for toks in kept for t in toks if t not in stems})
+        if new:
+            stems.update(zip(new, stem.stemWords(new), strict=True))
+        return [[stems[t] for t in toks] for toks in kept]
+
+    return run
 
 
 def words(text: str) -> list[str]:
@@ -296,6 +308,8 @@ def words(text: str) -> list[str]:
     apostrophe between two of them joins ("don't" -> "dont") and a final "'s" is dropped
     ("Nolan's" -> "nolan"), as Lucene's English analyzer does."""
     out = _WORDS.findall(text)
+    if "'" not in text and "\u2019" not in text:
+        return out
     for i, tok in enumerate(out):
         if "'" in tok or "\u2019" in tok:
             if tok[-2:] in ("'s", "\u2019s"):
