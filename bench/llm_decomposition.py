@@ -78,7 +78,7 @@ def evaluate(data: Path, client: ChatClient, limit: int | None = None) -> dict:
     topics = ds.queries[:limit] if limit else ds.queries
     if not topics:
         raise LogirError(f"{data}: no QUEST records")
-    workers = client.config.concurrency
+    workers = client.workers
     with ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(lambda t: decompose_llm(t.text, client), topics))
     gold = [parse(t.logical_form or "") for t in topics]

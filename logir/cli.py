@@ -34,7 +34,9 @@ from logir.llm.options import (
     DEFAULT_TIMEOUT,
     LLMBaseUrlOpt,
     LLMConcurrencyOpt,
+    LLMContextOpt,
     LLMKeyEnvOpt,
+    LLMMaxTokensOpt,
     LLMModelOpt,
     LLMNoCacheOpt,
     LLMRetriesOpt,
@@ -129,6 +131,8 @@ def parse_cmd(
     llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
     llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
     llm_no_cache: LLMNoCacheOpt = False,
+    llm_max_tokens: LLMMaxTokensOpt = None,
+    llm_context: LLMContextOpt = None,
 ) -> None:
     """Read a query as `logir search` does (auto mode unless a flag says otherwise), print its
     tree, where each term came from, and what the `auto` composer would apply to it."""
@@ -143,7 +147,7 @@ def parse_cmd(
 
         config = config_from_options(
             llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, llm_concurrency,
-            llm_no_cache,
+            llm_no_cache, max_tokens=llm_max_tokens, context=llm_context,
         )  # fmt: skip
         with ChatClient(config) as client:
             u = understand(query, "llm", client)
@@ -506,6 +510,8 @@ def eval_cmd(
     llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
     llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
     llm_no_cache: LLMNoCacheOpt = False,
+    llm_max_tokens: LLMMaxTokensOpt = None,
+    llm_context: LLMContextOpt = None,
 ) -> None:
     """Evaluate systems on a benchmark: tables by query type, TREC runs, JSON.
 
@@ -555,6 +561,8 @@ def eval_cmd(
                 llm_retries,
                 llm_concurrency,
                 llm_no_cache,
+                max_tokens=llm_max_tokens,
+                context=llm_context,
             )
         )
     for s in systems:
@@ -580,6 +588,8 @@ def eval_cmd(
     try:
         with warnings.catch_warnings(), Bars("queries ranked", quiet, err) as bars:
             warnings.simplefilter("ignore", DeprecationWarning)
+            if llm is not None:
+                llm.report = bars.update
             result = evaluate(
                 ds,
                 systems,
@@ -642,7 +652,7 @@ def _report_rewrites(result: EvalResult) -> None:
         err.print(
             f"{s.name}: {use['requests']} LLM requests for {rw['queries']} queries "
             f"({use['cache_hits']} answers from the cache, "
-            f"{use['prompt_tokens'] + use['completion_tokens']} tokens)",
+            f"{use['prompt_tokens']} prompt + {use['completion_tokens']} answer tokens)",
             style="dim",
             markup=False,
             highlight=False,

@@ -66,9 +66,10 @@ class Bars:
                 TextColumn("[bold]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn(self.unit, markup=False),
+                TextColumn("{task.fields[unit]}", markup=False),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
+                TextColumn("{task.fields[info]}", markup=False),
                 console=self.console,
                 transient=False,
             )
@@ -89,20 +90,25 @@ class Bars:
             self._bar.stop()
             self._bar = None
 
-    def update(self, task: str, done: int, total: int) -> None:
-        """Task ``task`` has ``done`` of ``total`` units finished."""
+    def update(
+        self, task: str, done: int, total: int, *, unit: str | None = None, info: str = ""
+    ) -> None:
+        """Task ``task`` has ``done`` of ``total`` units finished; ``unit`` names them when they
+        are not the bars' own unit, ``info`` is shown after the times (e.g. tokens so far)."""
         if self.quiet:
             return
+        unit = unit or self.unit
         if self._bar is not None:
             if task not in self._tasks:
-                self._tasks[task] = self._bar.add_task(task, total=total)
-            self._bar.update(self._tasks[task], completed=done, total=total)
+                self._tasks[task] = self._bar.add_task(task, total=total, unit=unit, info=info)
+            self._bar.update(self._tasks[task], completed=done, total=total, info=info)
             return
         share = self.plain_steps if done >= total else done * self.plain_steps // max(total, 1)
         if share > self._shown.get(task, 0) or verbose():
             self._shown[task] = max(share, self._shown.get(task, 0))
+            extra = f" ({info})" if info else ""
             self.console.print(
-                f"{task}: {done}/{total} {self.unit}".rstrip(),
+                f"{task}: {done}/{total} {unit}".rstrip() + extra,
                 style="dim",
                 markup=False,
                 highlight=False,

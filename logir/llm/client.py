@@ -5,6 +5,14 @@ Retries 429, 5xx, timeouts and dropped connections with exponential backoff and 
 content of the request, counts tokens and cost, and turns free-form answers into validated JSON
 with a short repair conversation. The API key is read from the environment variable the config
 names; it is sent in the ``Authorization`` header and appears nowhere else (messages, cache).
+
+Each task passes the JSON schema of the answer it expects (sent as ``response_format`` in the
+form the endpoint takes, see ``formats.py``) and a ``max_tokens`` sized to that answer. On the
+first request that is not a cache hit the client asks the server what it is (``endpoint.py``): a
+local one-slot server (llama-cpp-python, llama.cpp with one slot) gets one request at a time and
+no read timeout, so nothing is abandoned and asked again while the server is still working on
+it; a request whose prompt and answer cannot fit the server's context is not sent
+(``budget.py``). Retries are reported on stderr with their reason.
 """
 
 from __future__ import annotations
@@ -12,20 +20,30 @@ from __future__ import annotations
 import email.utils
 import os
 import random
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from logir.errors import LogirError
+from logir.llm.budget import check_fits, count_prompt
 from logir.llm.cache import ResponseCache, request_key
+from logir.llm.endpoint import EndpointInfo, context_from_error, probe
+from logir.llm.errors import LLMContextError, LLMError, LLMOutputError
+from logir.llm.formats import MODES, FormatMemory, rejects_format, response_format
 from logir.llm.jsonout import extract_json
 
 __all__ = [
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_TIMEOUT",
     "ChatClient",
     "LLMConfig",
+    "LLMContextError",
     "LLMError",
     "LLMOutputError",
     "Usage",
@@ -39,6 +57,14 @@ T = TypeVar("T")
 
 MAX_DELAY = 60.0
 """Longest backoff between two attempts, in seconds (a Retry-After may ask for up to 10x this)."""
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a request may take, unless the endpoint is a local one-slot server (no read limit)."""
+DEFAULT_CONCURRENCY = 4
+"""Requests in flight at once, unless the server says how many it serves at once."""
+DEFAULT_MAX_TOKENS = 1024
+"""Answer tokens of a request whose task gives no size of its own."""
+CONNECT_TIMEOUT = 10.0
+"""Seconds to open a connection, whatever the read timeout."""
 
 
 def default_cache_dir() -> Path:
@@ -48,30 +74,29 @@ def default_cache_dir() -> Path:
     return base / "llm"
 
 
-class LLMError(LogirError):
-    """The endpoint failed after the retries (the message names URL, status or reason, attempts)."""
-
-
-class LLMOutputError(LLMError):
-    """The answer never became valid JSON, or never passed validation, after the repairs."""
-
-
 @dataclass(frozen=True)
 class LLMConfig:
-    """Where and how to reach an OpenAI-compatible chat endpoint."""
+    """Where and how to reach an OpenAI-compatible chat endpoint.
+
+    ``timeout`` and ``concurrency`` left None are chosen from what the server says of itself
+    (a local one-slot server: 1 request at a time, no read limit; else DEFAULT_TIMEOUT and
+    DEFAULT_CONCURRENCY). ``max_tokens``, when set, replaces every task's own answer size;
+    ``context``, when set, is the server's context size in tokens (else asked of the server).
+    """
 
     base_url: str
     model: str
     api_key_env: str = "LOGIR_LLM_API_KEY"
-    timeout: float = 60.0
+    timeout: float | None = None
     max_retries: int = 4
     backoff: float = 1.0
-    concurrency: int = 4
+    concurrency: int | None = None
     cache_dir: Path | None = field(default_factory=default_cache_dir)
     temperature: float = 0.0
-    max_tokens: int = 1024
+    max_tokens: int | None = None
     price_in: float = 0.0
     price_out: float = 0.0
+    context: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.base_url, str) or not self.base_url.strip():
@@ -80,16 +105,18 @@ class LLMConfig:
             raise LogirError(f"LLM base_url {self.base_url!r} must start with http:// or https://")
         if not self.model:
             raise LogirError("LLM model name is empty")
-        if self.timeout <= 0:
+        if self.timeout is not None and self.timeout <= 0:
             raise LogirError(f"LLM timeout must be > 0 seconds, got {self.timeout}")
         if self.max_retries < 0:
             raise LogirError(f"LLM max_retries must be >= 0, got {self.max_retries}")
         if self.backoff < 0:
             raise LogirError(f"LLM backoff must be >= 0, got {self.backoff}")
-        if self.concurrency < 1:
+        if self.concurrency is not None and self.concurrency < 1:
             raise LogirError(f"LLM concurrency must be >= 1, got {self.concurrency}")
-        if self.max_tokens < 1:
+        if self.max_tokens is not None and self.max_tokens < 1:
             raise LogirError(f"LLM max_tokens must be >= 1, got {self.max_tokens}")
+        if self.context is not None and self.context < 2:
+            raise LogirError(f"LLM context must be >= 2 tokens, got {self.context}")
         if self.cache_dir is not None and not isinstance(self.cache_dir, Path):
             object.__setattr__(self, "cache_dir", Path(self.cache_dir))
 
@@ -169,6 +196,15 @@ class Usage:
             }
 
 
+class _Refused(Exception):
+    """The endpoint refused the response_format sent (try the next form)."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+
+
 class _Retryable(Exception):
     """One failed attempt that may succeed if tried again."""
 
@@ -217,9 +253,19 @@ def _count(value: Any) -> int:
 
 
 class ChatClient:
-    """Chat completions with retries, a concurrency limit, an on-disk cache and usage totals."""
+    """Chat completions with retries, a concurrency limit, an on-disk cache and usage totals.
 
-    def __init__(self, config: LLMConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    ``notify`` receives one line per retry (default: printed on stderr); ``report``, when set
+    (e.g. ``Bars.update``), receives the progress of :meth:`phase` blocks.
+    """
+
+    def __init__(
+        self,
+        config: LLMConfig,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
         try:
             import httpx
         except ImportError:  # pragma: no cover - httpx ships with the llm and dev extras
@@ -227,13 +273,20 @@ class ChatClient:
         self.config = config
         self.usage = Usage(price_in=config.price_in, price_out=config.price_out)
         self.cache = ResponseCache(config.cache_dir) if config.cache_dir is not None else None
+        self.formats = FormatMemory(config.cache_dir)
+        self.report: Callable[..., None] | None = None
         self._sleep = sleep
-        self._slots = threading.BoundedSemaphore(config.concurrency)
+        self._notify = notify if notify is not None else _to_stderr
+        self._setup_lock = threading.Lock()
+        self._endpoint: EndpointInfo | None = None
+        self._learnt_context: int | None = None
+        self._slots: threading.BoundedSemaphore | None = None
+        self._read_timeout: float | None = DEFAULT_TIMEOUT
+        self._phase_lock = threading.Lock()
+        width = config.concurrency or DEFAULT_CONCURRENCY
         self._http = httpx.Client(
-            timeout=httpx.Timeout(config.timeout),
-            limits=httpx.Limits(
-                max_connections=config.concurrency, max_keepalive_connections=config.concurrency
-            ),
+            timeout=httpx.Timeout(config.timeout or DEFAULT_TIMEOUT, connect=CONNECT_TIMEOUT),
+            limits=httpx.Limits(max_connections=width, max_keepalive_connections=width),
         )
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -247,6 +300,73 @@ class ChatClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- the endpoint ----------------------------------------------------------------------
+    @property
+    def workers(self) -> int:
+        """Threads worth running against this client (requests beyond the server's slots wait
+        in the client, where no timeout runs)."""
+        return self.config.concurrency or DEFAULT_CONCURRENCY
+
+    @property
+    def endpoint(self) -> EndpointInfo:
+        """What the server says of itself (asked once, on first use)."""
+        self._setup()
+        assert self._endpoint is not None
+        return self._endpoint
+
+    @property
+    def context(self) -> int | None:
+        """The server's context size in tokens: ``--llm-context``, else the server's word, else
+        what an overflow error named; None when unknown."""
+        return self.config.context or self._learnt_context or self.endpoint.context
+
+    def _setup(self) -> None:
+        """Ask the endpoint what it is and size the slots and the read timeout to it."""
+        if self._endpoint is not None:
+            return
+        with self._setup_lock:
+            if self._endpoint is not None:
+                return
+            info = probe(self._http, self.config.base_url, self._headers(), timeout=CONNECT_TIMEOUT)
+            slots = self.config.concurrency or info.slots or DEFAULT_CONCURRENCY
+            timeout = self.config.timeout
+            if timeout is None and not (info.local and info.slots):
+                timeout = DEFAULT_TIMEOUT  # a local llama.cpp server is never given up on
+            self._read_timeout = timeout
+            self._slots = threading.BoundedSemaphore(slots)
+            self._endpoint = info
+            if info.local and info.slots:
+                read = "no read timeout" if timeout is None else f"timeout {timeout:g}s"
+                self._notify(
+                    f"llm: {info.describe()}: {slots} request{'s' if slots > 1 else ''} at a "
+                    f"time, {read}"
+                )
+
+    # -- progress ---------------------------------------------------------------------------
+    @contextmanager
+    def phase(self, task: str, total: int) -> Iterator[Callable[[], None]]:
+        """A block of ``total`` LLM calls: call the yielded ``tick()`` after each; ``report``
+        (when set) hears calls done, requests sent and tokens, so a bar shows the ETA."""
+        done = [0]
+        start = self.usage.as_dict()
+
+        def tick() -> None:
+            report = self.report
+            with self._phase_lock:
+                done[0] += 1
+                if report is None:
+                    return
+                now = self.usage.as_dict()
+                sent = int(now["requests"] - start["requests"])
+                tokens = int(now["completion_tokens"] - start["completion_tokens"])
+                hits = int(now["cache_hits"] - start["cache_hits"])
+                info = f"{sent} sent, {hits} cached, {tokens} answer tokens"
+                report(task, done[0], total, unit="LLM calls", info=info)
+
+        if self.report is not None and total:
+            self.report(task, 0, total, unit="LLM calls", info="")
+        yield tick
+
     # -- plain chat ------------------------------------------------------------------------
     def chat(
         self,
@@ -256,13 +376,20 @@ class ChatClient:
         max_tokens: int | None = None,
         json_mode: bool = False,
         seed: int | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> str:
         """The assistant's answer (``choices[0].message.content``) to ``messages``.
 
-        Cached by the sha256 of endpoint, model, messages, temperature, max_tokens, json_mode and
-        seed; a cache hit makes no request.
+        ``max_tokens`` is the task's answer size (``--llm-max-tokens`` replaces it); ``schema``
+        the JSON schema the answer must follow (implies ``json_mode``). Cached by the sha256 of
+        endpoint, model, messages, temperature, max_tokens, json_mode, schema and seed; a cache
+        hit makes no request.
         """
-        return self._chat(messages, temperature, max_tokens, json_mode, seed)[0]
+        return self._chat(messages, temperature, max_tokens, json_mode, seed, schema)[0]
+
+    def answer_tokens(self, task_tokens: int | None) -> int:
+        """The ``max_tokens`` a request gets: ``--llm-max-tokens``, else the task's, else 1024."""
+        return self.config.max_tokens or task_tokens or DEFAULT_MAX_TOKENS
 
     def _chat(
         self,
@@ -271,6 +398,7 @@ class ChatClient:
         max_tokens: int | None,
         json_mode: bool,
         seed: int | None,
+        schema: dict[str, Any] | None = None,
     ) -> tuple[str, str | None]:
         """The answer and its cache key (None when caching is off)."""
         _check_messages(messages)
@@ -279,10 +407,12 @@ class ChatClient:
             "model": self.config.model,
             "messages": messages,
             "temperature": self.config.temperature if temperature is None else temperature,
-            "max_tokens": self.config.max_tokens if max_tokens is None else max_tokens,
-            "json_mode": json_mode,
+            "max_tokens": self.answer_tokens(max_tokens),
+            "json_mode": json_mode or schema is not None,
             "seed": seed,
         }
+        if schema is not None:
+            fields["schema"] = schema
         key = None
         if self.cache is not None:
             key = request_key(fields)
@@ -296,12 +426,12 @@ class ChatClient:
             "temperature": fields["temperature"],
             "max_tokens": fields["max_tokens"],
         }
-        if json_mode:
-            body["response_format"] = {"type": "json_object"}
         if seed is not None:
             body["seed"] = seed
         try:
-            content, usage = self._post(body)
+            self._setup()
+            content, usage = self._post(body, schema if fields["json_mode"] else None,
+                                        fields["json_mode"])  # fmt: skip
         except LLMError:
             self.usage.add(failures=1)
             raise
@@ -311,6 +441,31 @@ class ChatClient:
                 {"request": fields, "content": content, "usage": usage, "created": time.time()},
             )
         return content, key
+
+    def fits(self, messages: list[dict[str, str]], max_tokens: int | None = None) -> bool:
+        """Whether ``messages`` and an answer of ``max_tokens`` fit the server's context."""
+        self._setup()
+        if self.context is None:
+            return True
+        assert self._slots is not None
+        try:
+            with self._slots:  # a one-slot server tokenizes between two generations
+                self._check_context(messages, self.answer_tokens(max_tokens))
+        except LLMContextError:
+            return False
+        return True
+
+    def _check_context(self, messages: list[dict[str, str]], max_tokens: int) -> None:
+        """LLMContextError when the request cannot fit the server's context (when known); the
+        caller holds a slot."""
+        context = self.context
+        if context is None:
+            return
+        info = self.endpoint
+        prompt, exact = count_prompt(
+            messages, self._http, info.tokenize_url, self._headers(), timeout=self._read_timeout
+        )
+        check_fits(prompt, max_tokens, context, self.config.url, exact)
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -324,12 +479,28 @@ class ChatClient:
         key = os.environ.get(self.config.api_key_env, "").strip()
         return text.replace(key, "***") if key else text
 
-    def _post(self, body: dict[str, Any]) -> tuple[str, dict[str, int]]:
+    def _post(
+        self, body: dict[str, Any], schema: dict[str, Any] | None, json_mode: bool
+    ) -> tuple[str, dict[str, int]]:
         url = self.config.url
         attempts = self.config.max_retries + 1
-        for attempt in range(1, attempts + 1):
+        attempt = 1
+        while True:
+            mode = self.formats.mode(url) if json_mode else "none"
+            if json_mode and schema is None and mode in MODES[:2]:
+                mode = "json_object"
+            fmt = response_format(mode, schema)
+            sent = {**body, "response_format": fmt} if fmt is not None else body
             try:
-                return self._attempt(url, body)
+                return self._attempt(url, sent)
+            except _Refused as exc:
+                following = self.formats.give_up(url, mode)
+                if following is None:
+                    raise LLMError(self._scrub(exc.message)) from None
+                self._notify(
+                    f"llm: {url} does not take response_format {mode!r} ({exc.reason}); "
+                    f"using {following!r} from now on"
+                )
             except _Retryable as exc:
                 if attempt == attempts:
                     raise LLMError(
@@ -339,8 +510,14 @@ class ChatClient:
                         )
                     ) from None
                 self.usage.add(retries=1)
-                self._sleep(self._delay(attempt, exc.retry_after))
-        raise AssertionError("unreachable")  # pragma: no cover
+                delay = self._delay(attempt, exc.retry_after)
+                self._notify(
+                    self._scrub(
+                        f"llm: retry {attempt} of {attempts - 1} in {delay:.1f}s: {exc.reason}"
+                    )
+                )
+                self._sleep(delay)
+                attempt += 1
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait before attempt ``attempt + 1``."""
@@ -352,11 +529,17 @@ class ChatClient:
     def _attempt(self, url: str, body: dict[str, Any]) -> tuple[str, dict[str, int]]:
         import httpx
 
+        assert self._slots is not None
+        timeout = httpx.Timeout(self._read_timeout, connect=CONNECT_TIMEOUT)
         with self._slots:
+            self._check_context(body["messages"], int(body["max_tokens"]))
             try:
-                response = self._http.post(url, json=body, headers=self._headers())
-            except httpx.TimeoutException:
-                raise _Retryable(f"timed out after {self.config.timeout:g}s") from None
+                response = self._http.post(url, json=body, headers=self._headers(),
+                                           timeout=timeout)  # fmt: skip
+            except httpx.TimeoutException as exc:
+                what = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting"
+                limit = CONNECT_TIMEOUT if what == "connecting" else self._read_timeout
+                raise _Retryable(f"timed out after {limit:g}s {what}") from None
             except httpx.TransportError as exc:
                 reason = " ".join(str(exc).split()) or type(exc).__name__
                 raise _Retryable(f"connection failed ({reason})") from None
@@ -367,11 +550,20 @@ class ChatClient:
                 _retry_after(response.headers.get("retry-after")),
             )
         if status >= 400:
-            raise LLMError(
-                self._scrub(
-                    f"LLM request to {url} failed: HTTP {status}: {_server_message(response)}"
+            message = _server_message(response)
+            full = f"LLM request to {url} failed: HTTP {status}: {message}"
+            if "response_format" in body and rejects_format(status, message):
+                raise _Refused(full, f"HTTP {status}: {message}")
+            context = context_from_error(message) if status == 400 else None
+            if context is not None and ("context" in message or "n_ctx" in message):
+                self._learnt_context = context
+                raise LLMContextError(
+                    self._scrub(full + " (the prompt and answer do not fit its context)"),
+                    prompt=0,
+                    max_tokens=int(body.get("max_tokens") or 0),
+                    context=context,
                 )
-            )
+            raise LLMError(self._scrub(full))
         try:
             payload = response.json()
             content = payload["choices"][0]["message"]["content"]
@@ -398,26 +590,40 @@ class ChatClient:
         *,
         validate: Callable[[Any], T] | None = None,
         max_repairs: int = 2,
+        schema: dict[str, Any] | None = None,
         **chat_kwargs: Any,
     ) -> T:
         """The answer as JSON, passed through ``validate``, with up to ``max_repairs`` repair turns.
 
+        ``schema`` is the JSON schema of the expected answer (sent as ``response_format``).
         ``validate(obj)`` returns the cleaned value or raises ``ValueError("what is wrong")``. On a
         failure the bad answer and a message naming the problem are appended and the model asked
-        again. Answers that fail are dropped from the cache so a later run asks afresh.
+        again, unless that repair turn cannot fit the server's context. Answers that fail are
+        dropped from the cache so a later run asks afresh.
         """
         if max_repairs < 0:
             raise ValueError(f"max_repairs must be >= 0, got {max_repairs}")
         conversation = list(messages)
         problems: list[str] = []
+        max_tokens = chat_kwargs.get("max_tokens")
         for turn in range(max_repairs + 1):
-            answer, key = self._chat(
-                conversation,
-                chat_kwargs.get("temperature"),
-                chat_kwargs.get("max_tokens"),
-                chat_kwargs.get("json_mode", False),
-                chat_kwargs.get("seed"),
-            )
+            try:
+                answer, key = self._chat(
+                    conversation,
+                    chat_kwargs.get("temperature"),
+                    max_tokens,
+                    chat_kwargs.get("json_mode", False),
+                    chat_kwargs.get("seed"),
+                    schema,
+                )
+            except LLMContextError as exc:
+                if not problems:
+                    raise
+                raise LLMOutputError(
+                    f"LLM answer from {self.config.url} was not usable "
+                    f"({'; '.join(problems)}), and the repair turn did not fit the server's "
+                    f"context ({exc})"
+                ) from None
             try:
                 value = extract_json(answer)
                 return validate(value) if validate is not None else value
@@ -428,16 +634,27 @@ class ChatClient:
                 self.cache.delete(key)
             if turn == max_repairs:
                 break
-            self.usage.add(repairs=1)
-            conversation = [
+            repair = [
                 *conversation,
                 {"role": "assistant", "content": answer},
                 {"role": "user", "content": _repair_message(problem)},
             ]
+            if not self.fits(repair, max_tokens):
+                raise LLMOutputError(
+                    f"LLM answer from {self.config.url} was not usable "
+                    f"({'; '.join(problems)}), and a repair turn would not fit the server's "
+                    f"context of {self.context} tokens"
+                )
+            self.usage.add(repairs=1)
+            conversation = repair
         raise LLMOutputError(
             f"LLM answer from {self.config.url} was not usable after {max_repairs + 1} "
             f"attempt{'s' if max_repairs else ''}: " + "; ".join(problems)
         )
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _repair_message(problem: str) -> str:

@@ -11,10 +11,12 @@ Use them as parameter annotations with the defaults given here, then build the c
         llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
         llm_concurrency: LLMConcurrencyOpt = DEFAULT_CONCURRENCY,
         llm_no_cache: LLMNoCacheOpt = False,
+        llm_max_tokens: LLMMaxTokensOpt = None,
+        llm_context: LLMContextOpt = None,
     ) -> None:
         config = config_from_options(
             llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, llm_concurrency,
-            llm_no_cache,
+            llm_no_cache, max_tokens=llm_max_tokens, context=llm_context,
         )
 """
 
@@ -36,7 +38,9 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "LLMBaseUrlOpt",
     "LLMConcurrencyOpt",
+    "LLMContextOpt",
     "LLMKeyEnvOpt",
+    "LLMMaxTokensOpt",
     "LLMModelOpt",
     "LLMNoCacheOpt",
     "LLMRetriesOpt",
@@ -47,9 +51,9 @@ __all__ = [
 PANEL = "LLM endpoint"
 DEFAULT_MODEL = "default"
 DEFAULT_KEY_ENV = "LOGIR_LLM_API_KEY"
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT: float | None = None  # chosen from the endpoint (see LLMConfig)
 DEFAULT_RETRIES = 4
-DEFAULT_CONCURRENCY = 4
+DEFAULT_CONCURRENCY: int | None = None  # chosen from the endpoint (see LLMConfig)
 
 LLMBaseUrlOpt = Annotated[
     str | None,
@@ -78,8 +82,14 @@ LLMKeyEnvOpt = Annotated[
     ),
 ]
 LLMTimeoutOpt = Annotated[
-    float,
-    typer.Option("--llm-timeout", help="Seconds per request.", min=0.001, rich_help_panel=PANEL),
+    float | None,
+    typer.Option(
+        "--llm-timeout",
+        help="Seconds per request [default: 60; none for a local llama.cpp server].",
+        min=0.001,
+        rich_help_panel=PANEL,
+        show_default=False,
+    ),
 ]
 LLMRetriesOpt = Annotated[
     int,
@@ -91,9 +101,13 @@ LLMRetriesOpt = Annotated[
     ),
 ]
 LLMConcurrencyOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
-        "--llm-concurrency", help="Requests in flight at once.", min=1, rich_help_panel=PANEL
+        "--llm-concurrency",
+        help="Requests in flight at once [default: the server's slots where it says, else 4].",
+        min=1,
+        rich_help_panel=PANEL,
+        show_default=False,
     ),
 ]
 LLMNoCacheOpt = Annotated[
@@ -105,18 +119,41 @@ LLMNoCacheOpt = Annotated[
     ),
 ]
 
+LLMMaxTokensOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--llm-max-tokens",
+        help="Answer tokens per request, for every task [default: sized to each task's answer].",
+        min=1,
+        rich_help_panel=PANEL,
+        show_default=False,
+    ),
+]
+LLMContextOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--llm-context",
+        help="The server's context size in tokens [default: asked of the server]; a request "
+        "whose prompt and answer cannot fit is not sent.",
+        min=2,
+        rich_help_panel=PANEL,
+        show_default=False,
+    ),
+]
+
 
 def config_from_options(
     base_url: str | None,
     model: str = DEFAULT_MODEL,
     key_env: str = DEFAULT_KEY_ENV,
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float | None = DEFAULT_TIMEOUT,
     retries: int = DEFAULT_RETRIES,
-    concurrency: int = DEFAULT_CONCURRENCY,
+    concurrency: int | None = DEFAULT_CONCURRENCY,
     no_cache: bool = False,
     **extra: Any,
 ) -> LLMConfig:
-    """The LLMConfig the options describe; ``extra`` passes further LLMConfig fields.
+    """The LLMConfig the options describe; ``extra`` passes further LLMConfig fields
+    (``max_tokens``, ``context``, prices).
 
     Raises LogirError when no endpoint is given (neither the option nor LOGIR_LLM_BASE_URL).
     """

@@ -43,6 +43,16 @@ __all__ = [
 
 MAX_TERMS = 12
 """Most terms accepted in one logical form (a guard against a runaway answer)."""
+LOGICAL_FORM_SCHEMA: dict[str, Any] = {
+    "title": "logical_form",
+    "type": "object",
+    "properties": {"logical_form": {"type": "string", "minLength": 1, "maxLength": 600}},
+    "required": ["logical_form"],
+    "additionalProperties": False,
+}
+"""The JSON schema of the answer, sent as the request's ``response_format``."""
+LOGICAL_FORM_TOKENS = 256
+"""Answer tokens of a logical form (a few quoted terms and operators)."""
 
 SYSTEM_PROMPT = """\
 You turn a user's question into a query for a search engine that understands logic.
@@ -288,6 +298,8 @@ def decompose_llm(
             json_mode=json_mode,
             temperature=0.0,
             seed=SEED,
+            schema=LOGICAL_FORM_SCHEMA,
+            max_tokens=LOGICAL_FORM_TOKENS,
         )
     except LLMOutputError as exc:
         if not fallback:

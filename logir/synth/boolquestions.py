@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from logir.data.dataset import Dataset, Document, Topic
 from logir.errors import LogirError
+from logir.llm import schema as js
 from logir.query.ast import And, Not, Or, Term
 from logir.synth import clustering
 from logir.synth.base import ItemFailed, Unit
@@ -135,6 +136,18 @@ def answer_messages(question: str, passage: dict[str, str]) -> list[dict[str, st
         'empty string"}'
     )
     return _messages(_ANSWERER, user)
+
+
+#: answer tokens and schemas: a question of under 32 words; a question and its added
+#: constraint; a yes/no with a brief answer
+QUESTION_TOKENS = 96
+AND_TOKENS = 160
+ANSWER_TOKENS = 128
+QUESTION_SCHEMA = js.obj("question", question=js.string(1, 300))
+AND_SCHEMA = js.obj("and_question", question=js.string(1, 300), constraint=js.string(1, 200))
+ANSWER_SCHEMA = js.obj(
+    "answerable", answerable=js.enum("yes", "no"), answer=js.string(max_length=300)
+)
 
 
 def question_validator(obj: Any) -> dict[str, str]:
@@ -278,7 +291,12 @@ class BoolQuestionsPipeline:
         positives, negatives = payload["positives"], payload["negatives"]
 
         def ask(messages: list[dict[str, str]]) -> str:
-            return client.chat_json(messages, validate=question_validator)["question"]
+            return client.chat_json(
+                messages,
+                validate=question_validator,
+                schema=QUESTION_SCHEMA,
+                max_tokens=QUESTION_TOKENS,
+            )["question"]
 
         def simple(doc_id: str) -> str:
             return ask(simple_messages(passages[doc_id]))
@@ -298,6 +316,8 @@ class BoolQuestionsPipeline:
             got = client.chat_json(
                 and_messages(base, passages[positives[0]], [passages[i] for i in negatives]),
                 validate=and_validator,
+                schema=AND_SCHEMA,
+                max_tokens=AND_TOKENS,
             )
             question, constraint = got["question"], got["constraint"]
             atoms = {"disjunctive": base, "constraint": constraint}
@@ -345,6 +365,8 @@ class BoolQuestionsPipeline:
             got = client.chat_json(
                 answer_messages(question, passages[doc_id]),
                 validate=answer_validator,
+                schema=ANSWER_SCHEMA,
+                max_tokens=ANSWER_TOKENS,
             )
             wanted = doc_id in positives
             if got["answerable"] != wanted:

@@ -20,7 +20,9 @@ from logir.llm.options import (
     DEFAULT_TIMEOUT,
     LLMBaseUrlOpt,
     LLMConcurrencyOpt,
+    LLMContextOpt,
     LLMKeyEnvOpt,
+    LLMMaxTokensOpt,
     LLMModelOpt,
     LLMNoCacheOpt,
     LLMRetriesOpt,
@@ -185,7 +187,9 @@ def run_kind(
                 seed=seed,
                 max_items=max_items,
                 options=_effective(kind, options),
-                progress=lambda done, total: bars.update(kind, done, total),
+                progress=lambda done, total: bars.update(
+                    kind, done, total, info=_usage_line(client)
+                ),
             )
         except SynthAborted as exc:
             bars.close()
@@ -207,6 +211,15 @@ def run_kind(
     print(f"written: {out} (corpus.jsonl, queries.jsonl, qrels/test.tsv, summary.json)")
 
 
+def _usage_line(client: Any) -> str:
+    """Requests and tokens so far, for the progress line."""
+    use = client.usage.as_dict()
+    return (
+        f"{use['requests']} LLM requests, {use['retries']} retries, "
+        f"{use['completion_tokens']} answer tokens"
+    )
+
+
 def _command(kind: str) -> Callable[..., None]:
     def command(
         corpus: CorpusOpt = None,
@@ -223,6 +236,8 @@ def _command(kind: str) -> Callable[..., None]:
         llm_no_cache: LLMNoCacheOpt = False,
         llm_price_in: PriceInOpt = 0.0,
         llm_price_out: PriceOutOpt = 0.0,
+        llm_max_tokens: LLMMaxTokensOpt = None,
+        llm_context: LLMContextOpt = None,
         quiet: QuietOpt = False,
     ) -> None:
         llm = {
@@ -235,6 +250,8 @@ def _command(kind: str) -> Callable[..., None]:
             "no_cache": llm_no_cache,
             "price_in": llm_price_in,
             "price_out": llm_price_out,
+            "max_tokens": llm_max_tokens,
+            "context": llm_context,
         }
         run_kind(kind, corpus, out, max_items, seed, opt or [], llm, quiet)
 

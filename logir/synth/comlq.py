@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from logir.data.benchmarks.comlq import COMLQ_TYPES, type_facets
 from logir.data.dataset import Dataset, Document, Topic
 from logir.errors import LogirError
+from logir.llm import schema as js
 from logir.query.ast import And, Not, Or, Query, Term
 from logir.synth.base import ItemFailed, Unit
 from logir.synth.comlq_types import QUERY_TYPES, Form, QueryType
@@ -250,6 +251,28 @@ Reply with JSON only: {{"conforms": "yes" or "no", "reason": "one sentence"}}"""
     return [{"role": "system", "content": _REVIEWER_ROLE}, {"role": "user", "content": user}]
 
 
+#: answer tokens of a generated sample (query, answer, up to 4 triplets, evidence ids)
+GENERATION_TOKENS = 512
+#: answer tokens of a yes/no review with a one-sentence reason
+CONFORMITY_TOKENS = 160
+CONFORMITY_SCHEMA = js.obj(
+    "conformity", conforms=js.enum("yes", "no"), reason=js.string(max_length=300)
+)
+
+
+def generation_schema(qtype: QueryType, ids: list[str]) -> dict[str, Any]:
+    """The JSON schema of a generated sample: ``qtype.edges`` triplets, every passage as
+    evidence."""
+    triplet = js.array(js.string(1, 120), 3, 3)
+    return js.obj(
+        "comlq_sample",
+        query=js.string(1, 400),
+        answer=js.string(1, 200),
+        triplets=js.array(triplet, qtype.edges, qtype.edges),
+        evidence=js.array(js.enum(*ids), len(ids), len(ids)),
+    )
+
+
 def conformity_validator(obj: Any) -> dict[str, Any]:
     obj = need_object(obj, ("conforms",))
     reason = obj.get("reason")
@@ -352,10 +375,14 @@ class ComLQPipeline:
         sample = client.chat_json(
             generation_messages(qtype, passages, payload.get("title", "")),
             validate=generation_validator(qtype, ids),
+            schema=generation_schema(qtype, ids),
+            max_tokens=GENERATION_TOKENS,
         )
         verdict = client.chat_json(
             conformity_messages(qtype, sample, passages),
             validate=conformity_validator,
+            schema=CONFORMITY_SCHEMA,
+            max_tokens=CONFORMITY_TOKENS,
         )
         if not verdict["conforms"]:
             raise ItemFailed(f"structure check said no: {verdict['reason'] or 'no reason given'}")

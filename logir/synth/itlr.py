@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from logir.data.dataset import Dataset, Document, Topic
 from logir.errors import LogirError
+from logir.llm import schema as js
 from logir.query.ast import And, Not, Query, Term, n_negations, terms
 from logir.query.syntax import parse
 from logir.synth.base import ItemFailed, Unit
@@ -182,6 +183,23 @@ Do two things.
 Return JSON shaped like {{"question": "...", "passages": [{n} strings, in the order above]}}"""
 
 
+#: answer tokens of a subject and three short topics
+TOPICS_TOKENS = 128
+TOPICS_SCHEMA = js.obj("topics", subject=js.string(1, 80), topics=js.array(js.string(1, 60), 3, 3))
+
+
+def documents_schema(n: int) -> dict[str, Any]:
+    """The JSON schema of a question and ``n`` passages."""
+    return js.obj(
+        "documents", question=js.string(1, 300), passages=js.array(js.string(1, 700), n, n)
+    )
+
+
+def documents_tokens(n: int) -> int:
+    """Answer tokens of a question and ``n`` passages of two to four sentences."""
+    return 96 + 128 * n
+
+
 def _clean(s: Any, what: str) -> str:
     if not isinstance(s, str) or not s.strip():
         raise ValueError(f"{what} must be a non-empty string")
@@ -315,6 +333,8 @@ class ITLRPipeline:
                 {"role": "user", "content": TOPICS_PROMPT.format(text=unit.payload["text"])},
             ],
             validate=validate_topics,
+            schema=TOPICS_SCHEMA,
+            max_tokens=TOPICS_TOKENS,
         )
         names = dict(zip(PLACEHOLDERS, picked["topics"], strict=True))
         query = fill(template.query, names)
@@ -340,6 +360,8 @@ class ITLRPipeline:
             validate=documents_validator(
                 len(specs), [[names[p] for p, w in s if not w] for s in specs]
             ),
+            schema=documents_schema(len(specs)),
+            max_tokens=documents_tokens(len(specs)),
         )
         passages = answer["passages"]
         return {

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from logir.data.benchmarks.multiconir import DOC_COLUMNS, DOC_SUFFIXES, LEVELS, STYLES
 from logir.data.dataset import Dataset, Document, Topic
 from logir.errors import LogirError
+from logir.llm import schema as js
 from logir.synth.base import ItemFailed, Unit
 
 if TYPE_CHECKING:
@@ -151,6 +152,23 @@ VERIFY_PROMPT = """Each numbered line below gives a condition about a {domain} a
 For each line, does the sentence, read on its own, still satisfy the condition? Answer true or
 false per line.
 Return JSON shaped like {{"still_satisfied": [ten booleans]}}"""
+
+
+def _ten(item: dict[str, Any]) -> dict[str, Any]:
+    return js.array(item, N_CONDITIONS, N_CONDITIONS)
+
+
+#: each task's answer schema and answer tokens (ten sentences copied; ten conditions of about
+#: ten words and ten requests of 1..10 conditions; ten rewrites; ten booleans)
+TASKS: dict[str, tuple[dict[str, Any], int]] = {
+    "sentences": (js.obj("sentences", sentences=_ten(js.string(1, 600))), 1024),
+    "queries": (
+        js.obj("queries", conditions=_ten(js.string(1, 200)), descriptive=_ten(js.string(1, 1200))),
+        1536,
+    ),
+    "rewrites": (js.obj("rewrites", rewrites=_ten(js.string(1, 600))), 1024),
+    "verdicts": (js.obj("verdicts", still_satisfied=_ten(js.boolean())), 96),
+}
 
 
 def _strings(obj: Any, field: str, n: int = N_CONDITIONS) -> list[str]:
@@ -276,9 +294,13 @@ class MultiConIRPipeline:
         for i, d in eligible:
             yield Unit(key=f"doc{i:06d}", payload={"doc_id": d.id, "text": normalise(d.text)})
 
-    def _ask(self, client: ChatClient, prompt: str, validate: Callable[[Any], Any]) -> Any:
+    def _ask(
+        self, client: ChatClient, prompt: str, validate: Callable[[Any], Any], task: str
+    ) -> Any:
+        """The validated answer to ``prompt``; ``task`` names its schema and answer size."""
         messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
-        return client.chat_json(messages, validate=validate)
+        schema, tokens = TASKS[task]
+        return client.chat_json(messages, validate=validate, schema=schema, max_tokens=tokens)
 
     def make(self, unit: Unit, client: ChatClient) -> dict[str, Any]:
         text = unit.payload["text"]
@@ -289,6 +311,7 @@ class MultiConIRPipeline:
             client,
             EXTRACT_PROMPT.format(domain=self.domain, text=text, features=features),
             sentences_validator(text),
+            "sentences",
         )
         spans = locate(text, picked)
         picked = [text[a:b] for a, b in spans]
@@ -296,6 +319,7 @@ class MultiConIRPipeline:
             client,
             QUERIES_PROMPT.format(domain=self.domain, numbered=_numbered(picked)),
             validate_queries,
+            "queries",
         )
         conditions = queries["conditions"]
         how = REWRITE_ALTER if self.strategy == "alter" else REWRITE_MISLEAD
@@ -304,6 +328,7 @@ class MultiConIRPipeline:
             client,
             REWRITE_PROMPT.format(domain=self.domain, numbered=_numbered(pairs), how=how),
             rewrites_validator(picked),
+            "rewrites",
         )
         if self.verify:
             checks = [
@@ -314,6 +339,7 @@ class MultiConIRPipeline:
                 client,
                 VERIFY_PROMPT.format(domain=self.domain, numbered=_numbered(checks)),
                 validate_verdicts,
+                "verdicts",
             )
             bad = [str(i + 1) for i, v in enumerate(still) if v]
             if bad:

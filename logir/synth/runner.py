@@ -241,7 +241,7 @@ def _drive(
         todo.put(u)
     results: queue.Queue[tuple[Unit | None, str, Any]] = queue.Queue()
     breaker = _Breaker(limit, threading.Event())
-    n_workers = min(client.config.concurrency, len(units))
+    n_workers = min(client.workers, len(units))
     crash: BaseException | None = None
     with _sigterm_as_interrupt():
         for _ in range(n_workers):

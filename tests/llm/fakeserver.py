@@ -39,13 +39,33 @@ class FakeLLMServer:
 
     Records every JSON body in ``srv.requests`` and its headers in ``srv.headers``;
     ``srv.max_in_flight`` is the most requests handled at once.
+
+    To play a llama.cpp server: ``props`` is answered on GET /props (e.g. ``{"total_slots": 1,
+    "default_generation_settings": {"n_ctx": 512}}``) and POST /tokenize counts words as tokens
+    (``tokenize=True``); ``refuse_formats`` lists response_format types answered with HTTP 400
+    naming ``response_format``; ``context`` makes a request whose prompt words + max_tokens
+    exceed it fail with llama-cpp-python's HTTP 400. GET and tokenize calls go to ``srv.gets``.
     """
 
-    def __init__(self, responder: Responder | Reply | str) -> None:
+    def __init__(
+        self,
+        responder: Responder | Reply | str,
+        *,
+        props: dict[str, Any] | None = None,
+        tokenize: bool = False,
+        refuse_formats: Sequence[str] = (),
+        context: int | None = None,
+    ) -> None:
         if isinstance(responder, Reply | str):
             fixed = responder
             responder = lambda body: fixed  # noqa: E731
         self.responder: Responder = responder
+        self.props = props
+        self.tokenize = tokenize
+        self.refuse_formats = tuple(refuse_formats)
+        self.context = context
+        self.gets: list[str] = []
+        self.refused: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.max_in_flight = 0
@@ -84,6 +104,9 @@ class FakeLLMServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> FakeLLMServer:
+        """Serve (again a no-op once started)."""
+        if self._httpd is not None:
+            return self
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -92,6 +115,9 @@ class FakeLLMServer:
 
             def do_POST(self) -> None:  # noqa: N802
                 server._handle(self)
+
+            def do_GET(self) -> None:  # noqa: N802
+                server._get(self)
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
@@ -115,6 +141,14 @@ class FakeLLMServer:
         self.stop()
 
     # -- one request -----------------------------------------------------------------------
+    def _get(self, h: BaseHTTPRequestHandler) -> None:
+        with self._lock:
+            self.gets.append(f"GET {h.path}")
+        if h.path.rstrip("/") == "/props" and self.props is not None:
+            self._send(h, 200, self.props)
+        else:
+            self._send(h, 404, {"error": {"message": f"no route {h.path}"}})
+
     def _handle(self, h: BaseHTTPRequestHandler) -> None:
         with self._lock:
             self._in_flight += 1
@@ -146,9 +180,32 @@ class FakeLLMServer:
         with self._lock:
             self.requests.append(body)
             self.headers.append({k.lower(): v for k, v in h.headers.items()})
+        if h.path.rstrip("/") == "/tokenize" and self.tokenize:
+            with self._lock:
+                self.gets.append("POST /tokenize")
+                self.requests.pop()
+                self.headers.pop()
+            self._send(h, 200, {"tokens": list(range(_words(str(body.get("content", "")))))})
+            return
         if h.path.rstrip("/") != "/v1/chat/completions":
             self._send(h, 404, {"error": {"message": f"no route {h.path}"}})
             return
+        kind = (body.get("response_format") or {}).get("type")
+        if kind is not None and kind in self.refuse_formats:
+            with self._lock:
+                self.refused.append(body)
+                self.requests.pop()
+                self.headers.pop()
+            message = f"response_format type {kind!r} is not supported"
+            self._send(h, 400, {"error": {"message": message}})
+            return
+        if self.context is not None:
+            prompt = sum(_words(str(m.get("content", ""))) for m in body.get("messages", []))
+            wanted = prompt + int(body.get("max_tokens") or 0)
+            if wanted > self.context:
+                message = f"Requested tokens ({wanted}) exceed context window of {self.context}"
+                self._send(h, 400, {"error": {"message": message}})
+                return
         reply = self.responder(body)
         if isinstance(reply, str):
             reply = Reply(content=reply)

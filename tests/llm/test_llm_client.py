@@ -275,7 +275,7 @@ def test_config_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
     monkeypatch.setenv("LOGIR_CACHE", str(tmp_path))
     config = LLMConfig.from_env(timeout=3.0, concurrency=None)
     assert (config.base_url, config.model, config.timeout) == ("http://127.0.0.1:9/v1", "qwen", 3.0)
-    assert config.concurrency == 4 and config.cache_dir == tmp_path / "llm"
+    assert config.concurrency is None and config.cache_dir == tmp_path / "llm"  # None: auto
     assert config.url == "http://127.0.0.1:9/v1/chat/completions"
 
 

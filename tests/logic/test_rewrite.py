@@ -200,7 +200,7 @@ def test_endpoint_down_falls_back_to_flat(bm25, client, spec: str) -> None:
     assert stats["queries"] == 5 and stats["fallbacks"] == 5
     assert "connection failed" in stats["last_error"]
     # after DOWN_AFTER failures in a row the endpoint is taken to be down: no more requests
-    assert 0 < llm.usage.failures <= DOWN_AFTER + llm.config.concurrency - 1
+    assert 0 < llm.usage.failures <= DOWN_AFTER + llm.workers - 1
 
 
 def test_one_failing_query_falls_back_alone(bm25, client) -> None:

@@ -68,7 +68,8 @@ def test_progress_goes_to_stderr_by_tenths_and_quiet_prints_none(tmp_path: Path,
         quiet = logir(*synth("itlr", itlr_corpus, tmp_path / "b", srv.base_url, *args, "-q"))
     assert shown.returncode == 0 and quiet.returncode == 0, shown.stderr + quiet.stderr
     lines = [x for x in shown.stderr.splitlines() if x.startswith("itlr: ")]
-    assert lines == [f"itlr: {n}/10 units" for n in range(1, 11)]
+    assert [x.split(" (")[0] for x in lines] == [f"itlr: {n}/10 units" for n in range(1, 11)]
+    assert lines[-1].endswith("(20 LLM requests, 0 retries, 930 answer tokens)"), lines[-1]
     assert "units" not in quiet.stderr
     assert quiet.stdout == shown.stdout.replace(str(tmp_path / "a"), str(tmp_path / "b"))
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from logir.index.base import Scorer
 from logir.limits import MAX_DEPTH
+from logir.llm import schema as js
 from logir.logic.contract import MAX_SAMPLES, Param
 from logir.logic.rewriters.rewrite import SYSTEM, Rewriter, numbered, sample_messages
 
@@ -44,6 +45,13 @@ def analysis_messages(query: str, limit: int) -> list[dict[str, str]]:
         f"Search request: {query}"
     )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+
+
+def analysis_schema(limit: int) -> dict[str, Any]:
+    """The JSON schema of an analysis with at most ``limit`` queries."""
+    return js.obj(
+        "analysis", needs=js.string(max_length=600), queries=js.array(js.string(1, 200), 1, limit)
+    )
 
 
 def read_analysis(obj: Any, limit: int) -> Analysis:
@@ -117,7 +125,9 @@ class AGR(Rewriter):
     def expand(self, queries: list[str], scorer: Scorer) -> list[list[str] | None]:
         limit = self.max_queries
         analyses = self.ask_json(
-            [analysis_messages(q, limit) for q in queries], lambda obj: read_analysis(obj, limit)
+            [analysis_messages(q, limit) for q in queries],
+            lambda answer: read_analysis(answer, limit),
+            analysis_schema(limit),
         )
         jobs = [(i, sub) for i, a in enumerate(analyses) if a is not None for sub in a.queries]
         if not jobs:

@@ -50,6 +50,10 @@ T = TypeVar("T")
 DOWN_AFTER = 3
 #: retrieved passages shown to the LLM are cut to about this many characters each
 PASSAGE_CHARS = 1000
+#: answer tokens of a written passage: the prompts ask for about 100 words (about 130 tokens)
+PASSAGE_TOKENS = 200
+#: answer tokens of a JSON answer (an analysis, a list of queries)
+JSON_TOKENS = 400
 #: the system message of every rewriting prompt
 SYSTEM = (
     "You support a search engine. You write short factual passages of the kind found in a "
@@ -206,7 +210,9 @@ class Rewriter(Composer):
         def one(request: tuple[Messages, int]) -> str | None:
             messages, seed = request
             answer = self._guard(
-                lambda: self.llm.chat(messages, temperature=self.temperature, seed=seed)
+                lambda: self.llm.chat(
+                    messages, temperature=self.temperature, seed=seed, max_tokens=PASSAGE_TOKENS
+                )
             )
             answer = " ".join(answer.split()) if answer is not None else None
             if answer == "":
@@ -218,13 +224,24 @@ class Rewriter(Composer):
 
         return self._parallel(one, requests)
 
-    def ask_json(self, requests: list[Messages], validate: Callable[[Any], T]) -> list[T | None]:
+    def ask_json(
+        self,
+        requests: list[Messages],
+        validate: Callable[[Any], T],
+        schema: dict[str, Any] | None = None,
+    ) -> list[T | None]:
         """``validate(JSON answer)`` for each request (the client repairs bad JSON); None where
-        the request failed or the answer never validated."""
+        the request failed or the answer never validated. ``schema`` is the answer's JSON
+        schema."""
         return self._parallel(
             lambda messages: self._guard(
                 lambda: self.llm.chat_json(
-                    messages, validate=validate, temperature=self.temperature, seed=0
+                    messages,
+                    validate=validate,
+                    schema=schema,
+                    temperature=self.temperature,
+                    seed=0,
+                    max_tokens=JSON_TOKENS,
                 )
             ),
             requests,
@@ -258,7 +275,7 @@ class Rewriter(Composer):
     def _guard(self, call: Callable[[], T]) -> T | None:
         """``call()``, or None when the endpoint failed (counted; after DOWN_AFTER failures in a
         row it is not asked again) or gave no usable answer."""
-        from logir.llm import LLMError, LLMOutputError
+        from logir.llm import LLMContextError, LLMError, LLMOutputError
 
         health = self._health
         if health.down:  # not asked: the endpoint failed DOWN_AFTER times in a row
@@ -268,7 +285,7 @@ class Rewriter(Composer):
             return None
         try:
             out = call()
-        except LLMOutputError as exc:  # the endpoint answered, but not with what was asked
+        except (LLMOutputError, LLMContextError) as exc:  # the endpoint is fine
             health.answered()
             with self._lock:
                 self.unusable_answers += 1
@@ -284,12 +301,21 @@ class Rewriter(Composer):
         return out
 
     def _parallel(self, fn: Callable[[Any], T], items: list[Any]) -> list[T]:
-        """``fn`` over ``items`` in as many threads as the client lets requests fly at once."""
-        workers = max(1, min(len(items), self.llm.config.concurrency))
-        if workers == 1:
-            return [fn(item) for item in items]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(fn, items))
+        """``fn`` over ``items`` in as many threads as the client lets requests fly at once,
+        reported as one phase of LLM calls (see ``ChatClient.phase``)."""
+        workers = max(1, min(len(items), self.llm.workers))
+        with self.llm.phase(f"{self.name}: LLM calls", len(items)) as tick:
+
+            def one(item: Any) -> T:
+                try:
+                    return fn(item)
+                finally:
+                    tick()
+
+            if workers == 1:
+                return [one(item) for item in items]
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                return list(pool.map(one, items))
 
     def _prepare(self, queries: list[str], scorer: Scorer) -> list[_State]:
         found, todo = self._states.split(queries, scorer)
