@@ -101,6 +101,8 @@ def one_run(rows: list[dict[str, Any]], base_url: str, extra: list[str]) -> dict
 def _kind(fallback: str) -> str:
     if fallback.startswith("the LLM endpoint failed"):
         return "fallback: endpoint failed"
+    if fallback.startswith("the request did not fit"):
+        return "fallback: prompt over the context"
     if fallback.startswith("the LLM's answer was unusable"):
         return "fallback: answer unusable"
     if "is not grounded in the question" in fallback:

@@ -147,10 +147,11 @@ def validate_logical_form(obj: Any) -> Query:
     return q
 
 
-FALLBACK_KINDS = ("endpoint", "unusable", "ungrounded")
+FALLBACK_KINDS = ("endpoint", "context", "unusable", "ungrounded")
 """Why an LLM decomposition fell back to the rules: the endpoint failed (connection, HTTP error,
-timeout); it answered, but never with a logical form that parses; or its form was not grounded in
-the question (:mod:`logir.query.grounding`)."""
+timeout); the request could not fit the server's context and was not sent; the endpoint
+answered, but never with a logical form that parses; or its form was not grounded in the
+question (:mod:`logir.query.grounding`)."""
 
 SEED = 0
 """The sampling seed sent with every decomposition request (with temperature 0)."""
@@ -225,6 +226,8 @@ def _decision_key(question: str, client: ChatClient, max_repairs: int, json_mode
             "messages": build_messages(question),
             "max_repairs": max_repairs,
             "json_mode": json_mode,
+            "schema": LOGICAL_FORM_SCHEMA,
+            "max_tokens": client.answer_tokens(LOGICAL_FORM_TOKENS),
             "temperature": 0.0,
             "seed": SEED,
             "min_share": MIN_SHARE,
@@ -274,9 +277,10 @@ def decompose_llm(
 
     Every decision the endpoint answered for (used, unusable, not grounded) is kept in the
     client's cache, so asking again makes no request and gives the same result; an endpoint
-    failure is not kept, so a later call asks again.
+    failure, or a request that did not fit the server's context, is not kept, so a later call
+    asks again.
     """
-    from logir.llm.client import LLMError, LLMOutputError
+    from logir.llm import LLMContextError, LLMError, LLMOutputError
 
     if not isinstance(question, str):
         raise TypeError(f"decompose_llm() expects a str, got {type(question).__name__}")
@@ -305,6 +309,11 @@ def decompose_llm(
         if not fallback:
             raise
         kind, reason = "unusable", f"the LLM's answer was unusable ({' '.join(str(exc).split())})"
+    except LLMContextError as exc:  # not sent: the endpoint did not fail
+        if not fallback:
+            raise
+        reason = "the request did not fit the LLM's context: " + " ".join(str(exc).split())
+        return _rules(question, "context", reason, False)
     except LLMError as exc:
         if not fallback:
             raise

@@ -188,3 +188,12 @@ def test_no_cache_asks_every_time(tmp_path: Path) -> None:
         decompose_llm(NOLAN, c)
         decompose_llm(NOLAN, c)
     assert len(srv.requests) == 2
+
+
+def test_a_prompt_over_the_context_is_not_an_endpoint_failure(tmp_path: Path) -> None:
+    with FakeLLMServer(GOOD) as srv, client_for(srv.base_url, tmp_path, context=300) as client:
+        d = decompose_llm(QUESTION, client)
+        again = decompose_llm(QUESTION, client)
+    assert srv.requests == [] and d.fallback_kind == "context" and not again.from_cache
+    assert d.fallback is not None and d.fallback.startswith("the request did not fit the LLM's")
+    assert "endpoint failed" not in d.fallback
