@@ -58,6 +58,7 @@ from logir.index.integrity import (
     reading,
     record_files,
 )
+from logir.index.lines import LineFile
 from logir.index.reuse import carried_parts, link_part
 
 FORMAT_VERSION = 1
@@ -552,16 +553,38 @@ def iter_corpus(path: str | Path) -> Iterator[tuple[int, Document]]:
 
 
 class IndexPassages(Sequence[str]):
-    """An index's passages by row (title and text, as indexed), read when first asked for."""
+    """An index's passages by row (title and text, as indexed), read when first asked for: all
+    of them when the index's documents are already loaded, else one line of ``docs.jsonl`` at a
+    time (memory-mapped), so a few passages of a large index cost a few reads, not the corpus."""
 
     def __init__(self, index: Index) -> None:
         self._index = index
         self._texts: list[str] | None = None
+        self._lines: LineFile | None = None
 
     def _all(self) -> list[str]:
         if self._texts is None:
             self._texts = corpus_texts(self._index.docs)
         return self._texts
+
+    def _one(self, i: int) -> str:
+        if self._texts is None and "docs" in self._index.__dict__:  # loaded meanwhile
+            self._all()
+        if self._texts is not None:
+            return self._texts[i]
+        path = self._index.path / DOCS
+        try:
+            with reading(path):
+                if self._lines is None:
+                    lines = LineFile(path)
+                    if len(lines) != self._index.n_docs:  # blank lines: read it the usual way
+                        return self._all()[i]
+                    self._lines = lines
+                row = json.loads(self._lines.line(i))
+                title, text = row.get("title", ""), row.get("text", "")
+        except DamagedFile as exc:
+            raise damaged(self._index.path, self._index.manifest, exc) from None
+        return Document(id=str(row["id"]), text=text, title=title).full_text
 
     def __len__(self) -> int:
         return self._index.n_docs
@@ -573,7 +596,12 @@ class IndexPassages(Sequence[str]):
     def __getitem__(self, i: slice) -> Sequence[str]: ...
 
     def __getitem__(self, i: int | slice) -> str | Sequence[str]:
-        return self._all()[i]
+        if isinstance(i, slice):
+            return self._all()[i]
+        n = self._index.n_docs
+        if not -n <= i < n:
+            raise IndexError(f"passage {i} out of range 0..{n - 1}")
+        return self._one(int(i) % n)
 
 
 def corpus_texts(docs: list[Document]) -> list[str]:
