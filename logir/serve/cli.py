@@ -110,8 +110,12 @@ def serve_cmd(
     settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     llm_config = None
     if llm_base_url:  # also from LOGIR_LLM_BASE_URL (the option's environment variable)
+        # one request at a time (the searches run on one worker thread), and none that may hold
+        # the worker longer than a request may take (the client's local-server default is no
+        # read timeout at all)
+        timeout = request_timeout if llm_timeout is None else llm_timeout
         llm_config = config_from_options(
-            llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, 1, llm_no_cache
+            llm_base_url, llm_model, llm_key_env, timeout, llm_retries, 1, llm_no_cache
         )
     try:
         import uvicorn

@@ -99,3 +99,40 @@ def test_server_without_llm_refuses_mode_llm(index_dir: Path) -> None:
         body = c.post("/parse", json={"query": GROUNDED}).json()
         assert body["mode_used"] == "natural" and body["fallback"] is None
         assert c.get("/info").json()["llm"] is False
+
+
+def test_serve_command_builds_a_bounded_llm_client(
+    index_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+    import sys
+
+    import uvicorn
+
+    import logir.serve.app as app_module
+    from logir.cli import main
+
+    seen: dict = {}
+    real = app_module.create_app
+
+    def spy(index, **kwargs):
+        seen.update(kwargs)
+        return real(index, **kwargs)
+
+    monkeypatch.setattr(app_module, "create_app", spy)
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(gc, "freeze", lambda: None)  # serve's settings stay out of this process
+    monkeypatch.setattr(sys, "setswitchinterval", lambda seconds: None)
+    monkeypatch.delenv("LOGIR_LLM_BASE_URL", raising=False)
+    args = ["logir", "serve", str(index_dir), "--port", "0", "--request-timeout", "7"]
+    for extra, timeout in (([], None), (["--llm-base-url", "http://127.0.0.1:9/v1"], 7.0)):
+        seen.clear()
+        monkeypatch.setattr(sys, "argv", [*args, *extra])
+        with pytest.raises(SystemExit) as info:
+            main()
+        assert info.value.code in (0, None)
+        llm = seen["llm"]
+        if timeout is None:
+            assert llm is None
+        else:
+            assert llm.config.timeout == timeout and llm.config.concurrency == 1
