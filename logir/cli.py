@@ -24,6 +24,7 @@ from logir.cli_options import (
     check_hits,
     rerank_settings,
 )
+from logir.cli_ray import RayOpt, ShardsOpt, ray_default, ray_sharding
 from logir.errors import LogirError, describe, one_line, shorten
 from logir.limits import MAX_K, MAX_QUERY_CHARS
 from logir.llm.options import (
@@ -502,6 +503,8 @@ def eval_cmd(
     model: Annotated[str | None, typer.Option(help="Dense model name or path.")] = None,
     bm25_k1: Bm25K1Opt = None,
     bm25_b: Bm25BOpt = None,
+    ray: RayOpt = None,
+    shards: ShardsOpt = 4,
     quiet: QuietOpt = False,
     llm_base_url: LLMBaseUrlOpt = None,
     llm_model: LLMModelOpt = DEFAULT_MODEL,
@@ -603,6 +606,7 @@ def eval_cmd(
                     dense_model=model,
                     bm25=bm25,
                     show_progress=terminal_progress(quiet),
+                    shard=ray_sharding(ray, shards),
                 ),
                 llm=llm,
                 logical_form=logical_form,
@@ -746,8 +750,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     With ``LOGIR_DEBUG`` set, unexpected failures show their traceback instead.
     """
     command = typer.main.get_command(app)
+    args = ray_default(list(sys.argv[1:] if argv is None else argv))
     try:
-        code = command.main(args=argv, prog_name="logir", standalone_mode=False)
+        code = command.main(args=args, prog_name="logir", standalone_mode=False)
     except ClickException as exc:
         return _usage_error(exc)
     except typer.Abort as exc:

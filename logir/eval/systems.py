@@ -4,7 +4,7 @@ the scorers behind them (``+reader=``: the system's top N reread by a trained re
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,7 +84,9 @@ def parse_system(name: str, llm: ChatClient | None = None) -> SystemSpec:
 
 class ScorerPool:
     """Builds each scorer once per corpus, on first use (``bm25``: BM25's ``k1`` and ``b``;
-    ``show_progress``: whether the encoders may draw their own bars, None: their default)."""
+    ``show_progress``: whether the encoders may draw their own bars, None: their default;
+    ``shard``: what each stored retriever's scorer becomes once built, e.g. a sharded scorer
+    served by Ray actors, :mod:`logir.index.sharded`; a composite one is made of those)."""
 
     def __init__(
         self,
@@ -94,6 +96,7 @@ class ScorerPool:
         hybrid_alpha: float = 0.5,
         bm25: Mapping[str, float] | None = None,
         show_progress: bool | None = None,
+        shard: Callable[[Scorer], Scorer] | None = None,
     ) -> None:
         if not docs:
             raise LogirError("the dataset has no corpus to retrieve from")
@@ -103,6 +106,7 @@ class ScorerPool:
         self.hybrid_alpha = hybrid_alpha
         self.bm25 = dict(bm25 or {})
         self.show_progress = show_progress
+        self.shard = shard
         self._scorers: dict[str, Scorer] = {}
 
     def get(self, retriever: str) -> Scorer:
@@ -120,6 +124,8 @@ class ScorerPool:
             show_progress=self.show_progress,
         )
         scorer = registry.build(retriever, self.texts, options, part=self.get)
+        if self.shard is not None and registry.retriever(retriever).stored:
+            scorer = self.shard(scorer)
         attach_passages(scorer, self.texts)
         return scorer
 

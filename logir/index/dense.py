@@ -296,7 +296,12 @@ class DenseScorer:
 
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
         """Cosine similarities ``[len(texts), n]``, or only the columns `doc_idx`."""
-        q = self.embed(texts)
+        return self.score_vectors(self.embed(texts), doc_idx)
+
+    def score_vectors(self, vectors: np.ndarray, doc_idx: np.ndarray | None = None) -> np.ndarray:
+        """``score`` for query vectors already embedded: the same numbers as ``score`` gives
+        for the texts they embed (unlike ``dot``, the product of ``search``)."""
+        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
         if doc_idx is None:
             return _product(q, self.embeddings)
         return _product(q, self.embeddings[self._rows(doc_idx)])

@@ -1,0 +1,70 @@
+"""Shards served by Ray actors: one actor per shard, queried in parallel (see :mod:`sharded`).
+
+``connect(address)`` joins an existing Ray cluster (``auto``, ``HOST:PORT``, ``ray://...``) or
+starts a local one in this process (``local``); every node must be able to import logir. Ray
+is the optional ``ray`` extra, imported only here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from logir.errors import LogirError
+from logir.index.sharded import ShardServer, ShardSource
+
+_MISSING_EXTRA = "--ray needs the 'ray' extra: pip install 'logir[ray]'"
+#: what ``--ray`` means without an address: a Ray cluster started in this process
+LOCAL = "local"
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise LogirError(_MISSING_EXTRA) from None
+    return ray
+
+
+def connect(address: str = LOCAL, num_cpus: int | None = None) -> None:
+    """Join the Ray cluster at ``address``, or start a local one (``local``: with ``num_cpus``
+    CPUs, default all); a no-op when this process is already connected."""
+    ray = _ray()
+    if ray.is_initialized():
+        return
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    # the workers import logir as this process does (a source checkout included)
+    path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), _source_root()) if p)
+    kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
+    try:
+        if address == LOCAL:
+            ray.init(num_cpus=num_cpus, **kwargs)
+        else:
+            ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise LogirError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+
+
+def _source_root() -> str:
+    """The folder that holds the ``logir`` package this process imported."""
+    import logir
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(logir.__file__)))
+
+
+class RayShards:
+    """Each shard in a Ray actor of its own (no CPU reserved: it serves, the tasks compute);
+    ``call`` sends one request to every shard at once and waits for all."""
+
+    def __init__(self, sources: Sequence[ShardSource]) -> None:
+        ray = _ray()
+        if not ray.is_initialized():
+            connect()
+        self._ray = ray
+        server = ray.remote(num_cpus=0)(ShardServer)
+        self.actors = [server.remote(s) for s in sources]
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
+        refs = [getattr(a, method).remote(*x) for a, x in zip(self.actors, args, strict=True)]
+        return list(self._ray.get(refs))

@@ -1,0 +1,232 @@
+"""One scorer over shards: a corpus split by rows, each part scored where it lives.
+
+A stored scorer (bm25, dense) is cut into contiguous row ranges (:func:`shard_sources`). A
+shard keeps the whole corpus's statistics: a BM25 shard holds the columns of the global
+posting matrix for its rows (each value the unsharded index's BM25 contribution: global IDF and
+average length), a dense shard the embeddings of its rows. :class:`ShardedScorer` is a Scorer
+over them: ``search`` merges the shards' top k by (score, row), ``score`` asks each shard for its
+own rows, so every number equals the unsharded scorer's (dense: up to float32 rounding of a
+product over fewer rows) and a composer cannot tell the difference.
+
+Where the shards live is a :class:`ShardBackend`: :class:`LocalShards` in this process (tests,
+one machine), or Ray actors (:mod:`logir.index.rayshards`). Dense query texts are embedded once,
+here, and the shards get vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Protocol
+
+import numpy as np
+
+from logir.errors import LogirError
+from logir.index.base import NO_PARTS, Scorer
+
+#: the stored retrievers that can be cut into shards
+SHARDABLE = ("bm25", "dense")
+
+
+def shard_bounds(n_docs: int, shards: int) -> np.ndarray:
+    """``shards + 1`` row bounds cutting ``n_docs`` rows into near-equal contiguous ranges."""
+    if shards < 1:
+        raise LogirError(f"the number of shards must be at least 1, got {shards}")
+    shards = min(shards, n_docs)
+    return np.linspace(0, n_docs, shards + 1).round().astype(np.int64)
+
+
+@dataclass(frozen=True)
+class ShardSource:
+    """Plain data a shard is built from, wherever it runs: the retriever ``kind``, its first
+    row ``lo``, its row count ``n``, and the arrays and parameters of its rows (``payload``)."""
+
+    kind: str
+    lo: int
+    n: int
+    payload: dict[str, Any]
+
+    def build(self) -> Scorer:
+        """The scorer of this shard's rows (built in the process that serves it)."""
+        if self.kind == "bm25":
+            from logir.index.lexical import BM25Scorer
+
+            p = self.payload
+            scores = {"data": p["data"], "indices": p["indices"], "indptr": p["indptr"]}
+            retriever = SimpleNamespace(
+                scores={**scores, "num_docs": self.n},
+                vocab_dict=p["vocab"],
+                nonoccurrence_array=p["nonocc"],
+            )
+            return BM25Scorer(retriever, p["params"])
+        if self.kind == "dense":
+            import contextlib
+
+            from logir.index.dense import DenseScorer
+
+            with contextlib.suppress(ImportError):
+                import torch  # noqa: F401  (the product the unsharded scorer runs)
+            return DenseScorer(self.payload["embeddings"], self.payload["model"])
+        raise LogirError(f"retriever {self.kind!r} cannot be sharded; shardable: bm25, dense")
+
+
+def shard_sources(scorer: Scorer, bounds: np.ndarray) -> list[ShardSource]:
+    """``scorer`` (bm25 or dense) cut at ``bounds`` into shard sources."""
+    kind = getattr(scorer, "name", "")
+    if kind not in SHARDABLE:
+        raise LogirError(f"retriever {kind!r} cannot be sharded; shardable: {', '.join(SHARDABLE)}")
+    out = []
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if kind == "bm25":
+            part = scorer.postings[:, lo:hi].tocsr()  # type: ignore[attr-defined]
+            nonocc = getattr(scorer, "_nonocc", None)
+            payload = {
+                "data": part.data,
+                "indices": part.indices,
+                "indptr": part.indptr,
+                "vocab": {t: i for i, t in enumerate(scorer.vocabulary) if t},  # type: ignore[attr-defined]
+                "nonocc": None if nonocc is None else np.asarray(nonocc[lo:hi]),
+                "params": dict(scorer.params),  # type: ignore[attr-defined]
+            }
+        else:
+            emb = scorer.embeddings  # type: ignore[attr-defined]
+            model = scorer.model_id  # type: ignore[attr-defined]
+            payload = {"embeddings": np.ascontiguousarray(emb[lo:hi]), "model": model}
+        out.append(ShardSource(kind, lo, hi - lo, payload))
+    return out
+
+
+class ShardServer:
+    """Serves one shard: its top k with global rows, and scores of its own rows."""
+
+    def __init__(self, source: ShardSource) -> None:
+        self.lo = source.lo
+        self.kind = source.kind
+        self.scorer = source.build()
+
+    def search(self, queries: Any, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top ``k`` of texts (bm25) or query vectors (dense), rows counted in the whole corpus."""
+        if self.kind == "dense":
+            idx, val = self.scorer.search_vectors(queries, k)  # type: ignore[attr-defined]
+        else:
+            idx, val = self.scorer.search(queries, k)
+        return np.where(idx >= 0, idx + self.lo, -1), val
+
+    def score(self, queries: Any, rows: np.ndarray | None) -> np.ndarray:
+        """Scores of this shard's ``rows`` (counted from its first row; None: all of them)."""
+        if self.kind == "dense":
+            return self.scorer.score_vectors(queries, rows)  # type: ignore[attr-defined]
+        return self.scorer.score(queries, rows)
+
+
+class ShardBackend(Protocol):
+    """Where shards live: ``call(method, args)`` runs ``ShardServer.method(*args[i])`` on every
+    shard ``i`` (at once where it can) and returns the results in shard order."""
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]: ...
+
+
+class LocalShards:
+    """Shards served in this process, one after another."""
+
+    def __init__(self, sources: Sequence[ShardSource]) -> None:
+        self.servers = [ShardServer(s) for s in sources]
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
+        return [getattr(s, method)(*a) for s, a in zip(self.servers, args, strict=True)]
+
+
+def merge_topk(
+    parts: Sequence[tuple[np.ndarray, np.ndarray]], k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The top ``k`` of the shards' top lists: best score first, ties by lower row (as an
+    unsharded search breaks them); padded with -1 / -inf."""
+    idx = np.concatenate([p[0] for p in parts], axis=1)
+    val = np.concatenate([np.asarray(p[1], dtype=np.float32) for p in parts], axis=1)
+    tie = np.where(idx >= 0, idx, np.iinfo(np.int64).max)
+    order = np.lexsort((tie, -val), axis=-1)[:, :k]
+    top_i = np.take_along_axis(idx, order, axis=1)
+    top_v = np.take_along_axis(val, order, axis=1)
+    if top_i.shape[1] < k:
+        pad = k - top_i.shape[1]
+        top_i = np.pad(top_i, ((0, 0), (0, pad)), constant_values=-1)
+        top_v = np.pad(top_v, ((0, 0), (0, pad)), constant_values=-np.inf)
+    return top_i, top_v
+
+
+class ShardedScorer:
+    """A Scorer over shards (see the module docstring); ``embed`` turns texts into what the
+    shards take (query vectors for dense; None: the texts themselves)."""
+
+    parts = NO_PARTS
+
+    def __init__(
+        self,
+        name: str,
+        bounds: np.ndarray,
+        backend: ShardBackend,
+        score_range: str,
+        embed: Callable[[list[str]], np.ndarray] | None = None,
+        analyse: Callable[[str], list[tuple[str, str]]] | None = None,
+    ) -> None:
+        self.name = name
+        self.bounds = np.asarray(bounds, dtype=np.int64)
+        self.backend = backend
+        self.score_range = score_range
+        self._embed = embed
+        if analyse is not None:
+            self.analyse = analyse
+
+    @property
+    def n_docs(self) -> int:
+        return int(self.bounds[-1])
+
+    @property
+    def shards(self) -> int:
+        return len(self.bounds) - 1
+
+    def _queries(self, texts: list[str]) -> Any:
+        return self._embed(list(texts)) if self._embed is not None else list(texts)
+
+    def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The merged top ``k`` of every shard."""
+        if not texts or k <= 0:
+            shape = (len(texts), max(k, 0))
+            return np.full(shape, -1, dtype=np.int64), np.full(shape, -np.inf, dtype=np.float32)
+        q = self._queries(texts)
+        return merge_topk(self.backend.call("search", [(q, k)] * self.shards), k)
+
+    def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
+        """Scores ``[len(texts), n]``, or of the rows ``doc_idx`` in their order."""
+        q = self._queries(texts)
+        if doc_idx is None:
+            parts = self.backend.call("score", [(q, None)] * self.shards)
+            return np.concatenate(parts, axis=1).astype(np.float32, copy=False)
+        rows = np.asarray(doc_idx, dtype=np.int64).ravel()
+        if len(rows) and (rows.min() < 0 or rows.max() >= self.n_docs):
+            raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
+        shard = np.searchsorted(self.bounds, rows, side="right") - 1
+        out = np.zeros((len(texts), len(rows)), dtype=np.float32)
+        asked = [np.flatnonzero(shard == s) for s in range(self.shards)]
+        args = [(q, rows[a] - self.bounds[s]) for s, a in enumerate(asked)]
+        for cols, part in zip(asked, self.backend.call("score", args), strict=True):
+            out[:, cols] = part
+        return out
+
+    def __repr__(self) -> str:
+        return f"ShardedScorer({self.name!r}, n_docs={self.n_docs}, shards={self.shards})"
+
+
+Serve = Callable[[list[ShardSource]], ShardBackend]
+
+
+def sharded(scorer: Scorer, shards: int, serve: Serve) -> Scorer:
+    """``scorer`` (bm25 or dense) cut into ``shards`` row ranges that ``serve`` places (e.g.
+    :class:`LocalShards`, or Ray actors), as one :class:`ShardedScorer`."""
+    bounds = shard_bounds(scorer.n_docs, shards)
+    backend = serve(shard_sources(scorer, bounds))
+    embed = getattr(scorer, "embed", None) if scorer.name == "dense" else None
+    return ShardedScorer(
+        scorer.name, bounds, backend, scorer.score_range, embed, getattr(scorer, "analyse", None)
+    )

@@ -1,0 +1,130 @@
+"""A scorer cut into row shards (in process and in Ray actors) gives the unsharded numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logir.cli_ray import ray_default, ray_sharding
+from logir.errors import LogirError
+from logir.index.dense import DenseScorer
+from logir.index.hybrid import HybridScorer
+from logir.index.lexical import BM25Scorer
+from logir.index.sharded import LocalShards, merge_topk, shard_bounds, sharded
+from logir.logic.registry import get_composer
+
+TEXTS = [
+    f"passage {i} on {('cats', 'dogs', 'owls')[i % 3]} and {('fish', 'rain', 'maps', 'tea')[i % 4]}"
+    + (" without cats" if i % 5 == 0 else "")
+    for i in range(60)
+]
+QUERIES = ['"cats" AND NOT "fish"', '("dogs" OR "owls") AND "tea"', "maps rain", "zebra"]
+
+
+def _dense(seed: int = 0) -> DenseScorer:
+    """A dense scorer over seeded unit vectors, its query vectors cached (no encoder)."""
+    rng = np.random.default_rng(seed)
+    emb = rng.normal(size=(len(TEXTS), 16)).astype(np.float32)
+    scorer = DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
+    words = {w for q in QUERIES for w in q.replace('"', " ").replace("(", " ").split()}
+    texts = [*QUERIES, *words, "cats", "fish", "dogs", "owls", "tea", "maps rain"]
+    for t in texts:
+        scorer._queries[t] = rng.normal(size=16).astype(np.float32)
+    return scorer
+
+
+def _rankings(scorer, spec: str) -> list[tuple[list[int], list[float]]]:
+    out = []
+    for r in get_composer(spec).rank(QUERIES, scorer, 25):
+        out.append((np.asarray(r.doc_idx).tolist(), np.asarray(r.scores).tolist()))
+    return out
+
+
+def test_bounds_and_merge() -> None:
+    assert shard_bounds(10, 4).tolist() == [0, 2, 5, 8, 10]
+    assert shard_bounds(2, 4).tolist() == [0, 1, 2]
+    with pytest.raises(LogirError, match="at least 1"):
+        shard_bounds(10, 0)
+    a = (np.array([[7, -1]]), np.array([[1.0, -np.inf]], dtype=np.float32))
+    b = (np.array([[3, 9]]), np.array([[1.0, 0.5]], dtype=np.float32))
+    idx, val = merge_topk([a, b], 4)
+    assert idx.tolist() == [[3, 7, 9, -1]]  # a tie goes to the lower row
+    assert val.tolist() == [[1.0, 1.0, 0.5, -np.inf]]
+    idx, _ = merge_topk([a], 3)
+    assert idx.tolist() == [[7, -1, -1]]
+
+
+@pytest.mark.parametrize("shards", [1, 3, 7])
+def test_local_bm25_shards_equal_the_whole_index(shards: int) -> None:
+    whole = BM25Scorer.build(TEXTS)
+    cut = sharded(whole, shards, LocalShards)
+    assert cut.n_docs == whole.n_docs and cut.name == "bm25"
+    texts = ["cats", "dogs tea", "zebra", "without cats"]
+    for k in (5, 80):  # 80 > n: padded the same way
+        w_idx, w_val = whole.search(texts, k)
+        c_idx, c_val = cut.search(texts, k)
+        assert c_idx.tolist() == w_idx.tolist()
+        assert np.array_equal(c_val, w_val)
+    rows = np.array([59, 0, 31, 31, 12])
+    assert np.array_equal(cut.score(texts, rows), whole.score(texts, rows))
+    assert np.array_equal(cut.score(texts), whole.score(texts))
+    assert cut.analyse("Cats running") == whole.analyse("Cats running")
+    assert _rankings(cut, "auto") == _rankings(whole, "auto")
+    assert _rankings(cut, "fuzzy") == _rankings(whole, "fuzzy")
+
+
+def test_local_dense_and_hybrid_shards_match_within_rounding() -> None:
+    whole_lex, whole_dense = BM25Scorer.build(TEXTS), _dense()
+    cut_dense = sharded(whole_dense, 4, LocalShards)
+    for whole, cut in [
+        (whole_dense, cut_dense),
+        (
+            HybridScorer(whole_lex, whole_dense),
+            HybridScorer(sharded(whole_lex, 4, LocalShards), cut_dense),
+        ),
+    ]:
+        for (w_rows, w_sc), (c_rows, c_sc) in zip(
+            _rankings(whole, "fuzzy"), _rankings(cut, "fuzzy"), strict=True
+        ):
+            assert c_rows == w_rows
+            np.testing.assert_allclose(c_sc, w_sc, atol=1e-5)
+
+
+def test_unshardable_retriever_is_named() -> None:
+    class Other:
+        name = "splade"
+        n_docs = 3
+
+    with pytest.raises(LogirError, match="'splade' cannot be sharded"):
+        sharded(Other(), 2, LocalShards)  # type: ignore[arg-type]
+
+
+def test_bare_ray_option_gets_the_local_address() -> None:
+    assert ray_default(["eval", "demo", "--ray"]) == ["eval", "demo", "--ray", "local"]
+    assert ray_default(["eval", "--ray", "demo"]) == ["eval", "--ray", "local", "demo"]
+    assert ray_default(["eval", "--ray", "-s", "bm25"])[1:3] == ["--ray", "local"]
+    assert ray_default(["eval", "--ray", "auto", "demo"]) == ["eval", "--ray", "auto", "demo"]
+    assert ray_default(["eval", "--ray", "10.0.0.1:6379"])[-1] == "10.0.0.1:6379"
+    assert ray_sharding(None, 4) is None
+    with pytest.raises(LogirError, match="not a Ray address"):
+        ray_sharding("nowhere", 4)
+
+
+def test_ray_actor_shards_equal_the_whole_index() -> None:
+    ray = pytest.importorskip("ray")
+    from logir.index.rayshards import RayShards, connect
+
+    connect(num_cpus=1)
+    try:
+        whole = BM25Scorer.build(TEXTS)
+        cut = sharded(whole, 3, RayShards)
+        assert _rankings(cut, "auto") == _rankings(whole, "auto")
+        whole_dense = _dense(1)
+        cut_dense = sharded(whole_dense, 2, RayShards)
+        for (w_rows, w_sc), (c_rows, c_sc) in zip(
+            _rankings(whole_dense, "fuzzy"), _rankings(cut_dense, "fuzzy"), strict=True
+        ):
+            assert c_rows == w_rows
+            np.testing.assert_allclose(c_sc, w_sc, atol=1e-5)
+    finally:
+        ray.shutdown()
