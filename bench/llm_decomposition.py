@@ -117,6 +117,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--llm-retries", type=int, default=DEFAULT_RETRIES)
     ap.add_argument("--llm-concurrency", type=int, default=DEFAULT_CONCURRENCY)
     ap.add_argument("--llm-no-cache", action="store_true")
+    ap.add_argument("--llm-max-tokens", type=int, help="Answer tokens per request.")
+    ap.add_argument("--llm-context", type=int, help="The server's context size in tokens.")
     return ap.parse_args(argv)
 
 
@@ -126,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         config = config_from_options(
             args.llm_base_url, args.llm_model, args.llm_key_env, args.llm_timeout,
             args.llm_retries, args.llm_concurrency, args.llm_no_cache,
+            max_tokens=args.llm_max_tokens, context=args.llm_context,
         )  # fmt: skip
         data = args.data / "quest-sample" if (args.data / "quest-sample").is_dir() else args.data
         start = time.perf_counter()

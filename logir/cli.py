@@ -377,6 +377,8 @@ def search_cmd(
     llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
     llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
     llm_no_cache: LLMNoCacheOpt = False,
+    llm_max_tokens: LLMMaxTokensOpt = None,
+    llm_context: LLMContextOpt = None,
 ) -> None:
     """Search an index and print ranked hits (logic applied by the `auto` composer); with
     --rerank, the top hits reread by a trained reader."""
@@ -392,8 +394,9 @@ def search_cmd(
             from logir.llm import ChatClient
 
             config = config_from_options(
-                llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, 1, llm_no_cache
-            )
+                llm_base_url, llm_model, llm_key_env, llm_timeout, llm_retries, 1, llm_no_cache,
+                max_tokens=llm_max_tokens, context=llm_context,
+            )  # fmt: skip
             with ChatClient(config) as client:
                 reading = Searcher.read(text, mode, client)
         else:

@@ -23,7 +23,9 @@ from logir.llm.options import (
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
     LLMBaseUrlOpt,
+    LLMContextOpt,
     LLMKeyEnvOpt,
+    LLMMaxTokensOpt,
     LLMModelOpt,
     LLMNoCacheOpt,
     LLMRetriesOpt,
@@ -103,6 +105,8 @@ def serve_cmd(
     llm_timeout: LLMTimeoutOpt = DEFAULT_TIMEOUT,
     llm_retries: LLMRetriesOpt = DEFAULT_RETRIES,
     llm_no_cache: LLMNoCacheOpt = False,
+    llm_max_tokens: LLMMaxTokensOpt = None,
+    llm_context: LLMContextOpt = None,
 ) -> None:
     """Serve the search API and the search explorer for an index (with --rerank, a trained
     reader, loaded once at start, rereads every search's top hits; with --llm-base-url,
@@ -115,8 +119,9 @@ def serve_cmd(
         # read timeout at all)
         timeout = request_timeout if llm_timeout is None else llm_timeout
         llm_config = config_from_options(
-            llm_base_url, llm_model, llm_key_env, timeout, llm_retries, 1, llm_no_cache
-        )
+            llm_base_url, llm_model, llm_key_env, timeout, llm_retries, 1, llm_no_cache,
+            max_tokens=llm_max_tokens, context=llm_context,
+        )  # fmt: skip
     try:
         import uvicorn
 

@@ -163,7 +163,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def _outcome(pipeline: Pipeline, unit: Unit, client: ChatClient) -> tuple[str, Any]:
     """("ok", item) | ("failed", reason) | ("error", reason) | ("crash", exception)."""
-    from logir.llm import LLMError, LLMOutputError
+    from logir.llm import LLMContextError, LLMError, LLMOutputError
 
     try:
         return "ok", pipeline.make(unit, client)
@@ -171,6 +171,8 @@ def _outcome(pipeline: Pipeline, unit: Unit, client: ChatClient) -> tuple[str, A
         return "failed", str(exc)
     except LLMOutputError as exc:
         return "failed", f"LLM output: {exc}"
+    except LLMContextError as exc:  # not sent: the endpoint is fine, this unit is too long
+        return "failed", f"LLM context: {exc}"
     except LLMError as exc:
         return "error", f"LLM endpoint: {exc}"
     except Exception as exc:  # a bug: re-raised in the main thread after the workers stop
@@ -370,9 +372,26 @@ def _run_locked(
             summary,
         )
     if not items:
-        first = summary.failures[0]["reason"] if summary.failures else "no unit was run"
-        raise LogirError(
-            f"{pipeline.name}: no item was produced ({summary.failed} of {summary.units} units "
-            f"failed; first reason: {first}); details in {out / SUMMARY}"
-        )
+        raise LogirError(_nothing_made(pipeline.name, summary, client, out))
     return summary
+
+
+def _nothing_made(kind: str, summary: SynthSummary, client: ChatClient, out: Path) -> str:
+    """Why a run produced no item, naming the cause: the prompts did not fit the server's
+    context, or the model's answers never passed the pipeline's checks."""
+    reasons = [f["reason"] for f in summary.failures]
+    first = reasons[0] if reasons else "no unit was run"
+    model = f"the model {client.config.model!r} at {client.config.base_url}"
+    if reasons and all(r.startswith("LLM context:") for r in reasons):
+        cause = f"no prompt fitted the context of {model}; give the server a larger context"
+    elif reasons:
+        cause = (
+            f"{model} gave no answer that passed the {kind} checks; the model is the cause "
+            "(it needs an instruct model able to follow the prompts)"
+        )
+    else:
+        cause = "no unit was run"
+    return (
+        f"{kind}: no item was produced ({summary.failed} of {summary.units} units failed): "
+        f"{cause}; first reason: {first}; details in {out / SUMMARY}"
+    )

@@ -101,12 +101,15 @@ class StubClient:
         concurrency: int = 1,
     ) -> None:
         self.responder = responder
-        self.config = SimpleNamespace(concurrency=concurrency, url="stub://chat")
+        self.config = SimpleNamespace(
+            concurrency=concurrency, url="stub://chat", model="stub", base_url="stub://"
+        )
+        self.workers = concurrency
         self.usage = Usage()
         self.bodies: list[dict[str, Any]] = []
 
     def chat(self, messages: list[dict[str, str]], **kwargs: Any) -> str:
-        body = {"model": "stub", "messages": list(messages)}
+        body = {"model": "stub", "messages": list(messages), **kwargs}
         self.bodies.append(body)
         answer = self.responder(body)
         self.usage.add(requests=1, prompt_tokens=10, completion_tokens=len(answer.split()))
@@ -123,7 +126,9 @@ class StubClient:
         conversation = list(messages)
         problems = []
         for _ in range(max_repairs + 1):
-            answer = self.chat(conversation)
+            answer = self.chat(
+                conversation, schema=kw.get("schema"), max_tokens=kw.get("max_tokens")
+            )
             try:
                 value = extract_json(answer)
                 return validate(value) if validate is not None else value
