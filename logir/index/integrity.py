@@ -4,15 +4,21 @@
 ``check_files`` compares a part of the index (one retriever's folder, or ``docs.jsonl``) with it
 before the part is loaded: the size always (a ``stat``), the SHA-256 once per process and file
 (the file is about to be read in full anyway; hashing runs at about 1.2 GB/s, a tenth of the
-time loading takes). ``reading`` turns any failure while parsing a file into a `DamagedFile`
-that names it, for indexes whose manifest records nothing and for damage the records miss.
+time loading takes). A file of 64 MB or more, which is memory-mapped rather than read, has its
+SHA-256 remembered in the user's cache once checked, keyed by its inode, size and times, so a
+later process opening the same unchanged index does not hash it again. ``reading`` turns any
+failure while parsing a file into a `DamagedFile` that names it, for indexes whose manifest
+records nothing and for damage the records miss.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from logir.errors import DataFormatError, LogirError
+from logir.index.cache import cache_root
 
 _CHUNK = 1 << 20
 _DIGESTS: dict[tuple[str, int, int, int, int, int], str] = {}  # (path, stat fields) -> sha256
@@ -38,12 +45,19 @@ class DamagedFile(LogirError):
 
 def sha256_file(path: Path) -> str:
     """The file's SHA-256, computed once per process while the file stays the same (same inode,
-    size, modification and change times)."""
+    size, modification and change times); for a large file (``REMEMBER_BYTES``), once for every
+    process of the user (see `_remembered`)."""
     st = path.stat()
     key = (str(path.resolve()), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     with _LOCK:
         known = _DIGESTS.get(key)
     if known is not None:
+        return known
+    stamp = _stamp(key) if st.st_size >= REMEMBER_BYTES else None
+    known = _remembered(stamp)
+    if known is not None:
+        with _LOCK:
+            _DIGESTS[key] = known
         return known
     h = hashlib.sha256()
     with path.open("rb") as fh:
@@ -52,7 +66,46 @@ def sha256_file(path: Path) -> str:
     digest = h.hexdigest()
     with _LOCK:
         _DIGESTS[key] = digest
+    if stamp is not None and time.time() - st.st_ctime_ns / 1e9 > SETTLED_S:
+        _remember(stamp, digest)
     return digest
+
+
+#: a file at least this large (a memory-mapped posting array, a big docs.jsonl) has its SHA-256
+#: remembered on disk, so that opening an index does not read gigabytes every time
+REMEMBER_BYTES = 64 << 20
+#: a file's change time must be this far in the past before its SHA-256 is remembered
+SETTLED_S = 2.0
+
+
+def _stamp(key: tuple[str, int, int, int, int, int]) -> Path:
+    """Where the SHA-256 of the file version ``key`` is remembered (the user's logir cache)."""
+    name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:40]
+    return cache_root() / "verified" / name
+
+
+def _remembered(stamp: Path | None) -> str | None:
+    """The SHA-256 remembered at ``stamp``.
+
+    A stamp is named by the file's path, inode, size, modification and change times, and written
+    only once the change time is ``SETTLED_S`` old: any write to the file afterwards sets its
+    change time to a later instant, so a changed file never finds the stamp of its old content.
+    """
+    if stamp is None:
+        return None
+    try:
+        text = stamp.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if len(text) == 64 and all(c in "0123456789abcdef" for c in text) else None
+
+
+def _remember(stamp: Path, digest: str) -> None:
+    with contextlib.suppress(OSError):
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+        tmp.write_text(digest, encoding="ascii")
+        os.replace(tmp, stamp)
 
 
 def record_files(root: Path, skip: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
