@@ -5,8 +5,9 @@ any server may refuse (a refusal just leaves the field unknown):
 
 - ``GET {root}/props``: llama.cpp's server answers ``n_ctx`` (in ``default_generation_settings``)
   and ``total_slots``;
-- ``GET {base}/models``: llama.cpp lists ``meta``; llama-cpp-python's server (owner ``"me"``)
-  answers ``n_ctx`` in the ``meta`` of recent versions;
+- ``GET {base}/models``: llama.cpp lists ``meta``; llama-cpp-python's server is known by its
+  owner ``"me"`` (it does not say its context size: give ``--llm-context``, or it is learnt
+  from its first overflow error);
 - ``POST {root}/extras/tokenize``: llama-cpp-python's tokenizer (llama.cpp's is ``/tokenize``).
 
 llama-cpp-python serves one request at a time; llama.cpp serves ``total_slots`` at once.
@@ -28,9 +29,10 @@ __all__ = ["EndpointInfo", "context_from_error", "is_loopback", "probe", "server
 LLAMA_CPP = "llama.cpp"
 LLAMA_CPP_PYTHON = "llama-cpp-python"
 
-#: a context overflow as servers word it: llama-cpp-python, then llama.cpp
+#: a context overflow as servers word it: llama-cpp-python (raw, then OpenAI-style), llama.cpp
 _OVERFLOW = (
     re.compile(r"exceed context window of (\d+)"),
+    re.compile(r"maximum context length is (\d+)"),
     re.compile(r"context size[^0-9]{0,40}?(\d+)"),
     re.compile(r"n_ctx[^0-9]{0,20}?(\d+)"),
 )

@@ -133,6 +133,7 @@ LLMContextOpt = Annotated[
     int | None,
     typer.Option(
         "--llm-context",
+        envvar="LOGIR_LLM_CONTEXT",
         help="The server's context size in tokens [default: asked of the server]; a request "
         "whose prompt and answer cannot fit is not sent.",
         min=2,

@@ -177,6 +177,7 @@ def test_bars_show_unit_and_info_without_a_terminal() -> None:
     [
         ("Requested tokens (3118) exceed context window of 2048", 2048),
         ("the request exceeds the available context size (4096 tokens)", 4096),
+        ("This model's maximum context length is 2048 tokens. However, you requested", 2048),
         ("model 'x' not found", None),
     ],
 )
