@@ -108,6 +108,7 @@ def build_bm25_index(
     with _locked(work / LOCK, out):
         try:
             ids, sha = _write_docs(corpus, work / (DOCS + ".part"), progress)
+            kept = carried_parts(out, MANIFEST, DOCS, ids, sha, ["bm25"]) if keep else {}
         except LogirError:
             if not any((work / SHARDS).glob("*")):  # nothing worth keeping for a next run
                 shutil.rmtree(work, ignore_errors=True)
@@ -126,7 +127,6 @@ def build_bm25_index(
             shutil.rmtree(shards, ignore_errors=True)
             (work / PLAN).write_text(json.dumps(plan, indent=2), encoding="utf-8")
         shards.mkdir(exist_ok=True)
-        kept = carried_parts(out, MANIFEST, DOCS, ids, sha, ["bm25"]) if keep else {}
         docs = work / (DOCS + ".part")
         folders = _tokenise(docs, shards, len(ids), shard_size, params, progress, note)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{owner_tag()}-", dir=out.parent))

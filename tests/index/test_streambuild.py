@@ -138,3 +138,13 @@ def test_bad_corpora_are_refused_with_the_messages_of_any_build(tmp_path: Path) 
     assert not work_folder(tmp_path / "x").exists() and not work_folder(tmp_path / "y").exists()
     with pytest.raises(LogirError, match="shard size must be at least 1"):
         build_bm25_index(_corpus(tmp_path / "c.jsonl", _docs(3)), tmp_path / "z", shard_size=0)
+
+
+def test_an_index_of_other_documents_is_refused_before_any_shard(tmp_path: Path) -> None:
+    docs = _docs(10)
+    out, _ = build_bm25_index(_corpus(tmp_path / "a.jsonl", docs), tmp_path / "idx")
+    with pytest.raises(LogirError, match="is an index of other documents"):
+        build_bm25_index(_corpus(tmp_path / "b.jsonl", docs[:9]), out)
+    assert not work_folder(out).exists()
+    build_bm25_index(tmp_path / "b.jsonl", out, keep=False)
+    assert open_index(out).n_docs == 9
