@@ -8,7 +8,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,7 +24,7 @@ from logir.cli_options import (
     check_hits,
     rerank_settings,
 )
-from logir.cli_ray import RayOpt, ShardsOpt, ray_default, ray_sharding
+from logir.cli_ray import RayOpt, ShardsOpt, ray_default, ray_sharding, ray_tasks
 from logir.errors import LogirError, describe, one_line, shorten
 from logir.limits import MAX_K, MAX_QUERY_CHARS
 from logir.llm.options import (
@@ -244,12 +244,14 @@ def index_cmd(
             "and resumes where a killed build stopped.",
         ),
     ] = 100_000,
+    ray: RayOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Build the on-disk indexes of a corpus. An index of the same documents already at --out
     keeps its other retrievers (-r bm25 adds or rebuilds bm25 only); one of other documents is
     refused unless --force. A BM25-only build streams the corpus in shards: run the same command
-    again after a crash and it carries on from the last finished shard."""
+    again after a crash and it carries on from the last finished shard. With --ray, the BM25
+    shards of such a build and the slices of the corpus dense encodes run as Ray tasks."""
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
     from logir.index.ann import parse_ann
@@ -266,8 +268,9 @@ def index_cmd(
     if shard_size < 1:
         raise LogirError(f"--shard-size must be at least 1, got {shard_size}")
     require_writable(out_dir, "index folder (--out)", folder=True)
+    tasks = ray_tasks(ray)
     if set(retrievers) == {"bm25"}:
-        _index_bm25_streaming(corpus, out_dir, shard_size, bm25, force, quiet)
+        _index_bm25_streaming(corpus, out_dir, shard_size, bm25, force, quiet, tasks)
         return
     docs = load_corpus(corpus)
     require_text(docs, corpus)
@@ -292,6 +295,7 @@ def index_cmd(
         show_progress=terminal_progress(quiet),
         on_retriever=stage,
         ann=ann,
+        tasks=tasks,
     )
     kept = [r for r in open_index(path).retrievers if r not in retrievers]
     also = f" (kept {', '.join(kept)} of the index there)" if kept else ""
@@ -299,7 +303,13 @@ def index_cmd(
 
 
 def _index_bm25_streaming(
-    corpus: Path, out_dir: Path, shard_size: int, bm25: dict[str, float], force: bool, quiet: bool
+    corpus: Path,
+    out_dir: Path,
+    shard_size: int,
+    bm25: dict[str, float],
+    force: bool,
+    quiet: bool,
+    tasks: Any = None,
 ) -> None:
     """``logir index -r bm25``: the corpus streamed and indexed in resumable shards."""
     import time
@@ -318,6 +328,7 @@ def _index_bm25_streaming(
             keep=not force,
             progress=bars.update,
             note=bars.note,
+            tasks=tasks,
         )
         bars.note(f"bm25: built in {time.perf_counter() - started:.1f} s")
     kept = [r for r in open_index(path).retrievers if r != "bm25"]

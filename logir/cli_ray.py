@@ -9,7 +9,7 @@ the next word is taken as the address only when it looks like one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -47,6 +47,20 @@ def ray_default(argv: list[str]) -> list[str]:
             if nxt is None or not looks_like_address(nxt):
                 out.append(LOCAL)
     return out
+
+
+def ray_tasks(address: str | None) -> Any:
+    """With ``--ray``: indexing work as Ray tasks on that cluster (joined or started here), a
+    :class:`logir.index.tasks.TaskMap`; None without ``--ray``."""
+    if address is None:
+        return None
+    if not looks_like_address(address):
+        raise LogirError(f"--ray: {address!r} is not a Ray address (auto, HOST:PORT, ray://...)")
+    from logir.index.rayshards import connect
+    from logir.index.tasks import RayTasks
+
+    connect(address)
+    return RayTasks()
 
 
 def ray_sharding(address: str | None, shards: int) -> Callable[[Scorer], Scorer] | None:

@@ -19,7 +19,8 @@ _MISSING_EXTRA = "--ray needs the 'ray' extra: pip install 'logir[ray]'"
 LOCAL = "local"
 
 
-def _ray() -> Any:
+def ray_module() -> Any:
+    """The ``ray`` module (a LogirError naming the extra when it is not installed)."""
     try:
         import ray
     except ImportError:
@@ -30,7 +31,7 @@ def _ray() -> Any:
 def connect(address: str = LOCAL, num_cpus: int | None = None) -> None:
     """Join the Ray cluster at ``address``, or start a local one (``local``: with ``num_cpus``
     CPUs, default all); a no-op when this process is already connected."""
-    ray = _ray()
+    ray = ray_module()
     if ray.is_initialized():
         return
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
@@ -58,7 +59,7 @@ class RayShards:
     ``call`` sends one request to every shard at once and waits for all."""
 
     def __init__(self, sources: Sequence[ShardSource]) -> None:
-        ray = _ray()
+        ray = ray_module()
         if not ray.is_initialized():
             connect()
         self._ray = ray

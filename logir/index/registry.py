@@ -27,7 +27,8 @@ class BuildOptions:
     scorer's own default), the ``alpha`` of a hybrid, ``bm25``, BM25's ``k1`` and ``b``
     where they differ from its defaults (fixed at index time: bm25s stores scores, not counts),
     and ``ann``, dense's approximate search (:func:`logir.index.ann.parse_ann`: auto, none, hnsw
-    or ivf with parameters)."""
+    or ivf with parameters), and ``tasks``, where dense encodes its slices of the corpus
+    (a :class:`logir.index.tasks.TaskMap`, e.g. Ray tasks; None: here, in one go)."""
 
     model: str | None = None
     cache_dir: str | Path | None = None
@@ -35,6 +36,7 @@ class BuildOptions:
     alpha: float = 0.5
     bm25: Mapping[str, float] = field(default_factory=dict)
     ann: str = "auto"
+    tasks: Any = None
 
     def progress(self) -> dict[str, Any]:
         return {} if self.show_progress is None else {"show_progress": self.show_progress}
@@ -89,6 +91,16 @@ def _build_dense(texts: list[str], opts: BuildOptions) -> Scorer:
     from logir.index.dense import DenseScorer
 
     spec = parse_ann(opts.ann)  # checked before any encoding
+    if opts.tasks is not None:
+        import numpy as np
+
+        from logir.index.tasks import dense_embeddings
+
+        step = max(256, -(-len(texts) // 64))
+        cache = None if opts.cache_dir is None else str(opts.cache_dir)
+        slices = ((texts[i : i + step], opts.model, cache) for i in range(0, len(texts), step))
+        emb = np.concatenate(list(opts.tasks.map(dense_embeddings, slices)))
+        return DenseScorer(emb, opts.model).with_ann(spec)
     built = DenseScorer.build(texts, model=opts.model, cache_dir=opts.cache_dir, **opts.progress())
     return built.with_ann(spec)
 

@@ -86,6 +86,7 @@ def build_index(
     bm25: Mapping[str, float] | None = None,
     on_retriever: Callable[[str, float | None], None] | None = None,
     ann: str = "auto",
+    tasks: Any = None,
 ) -> Path:
     """Index `docs` with the named retrievers into directory `out` (replacing an older index).
 
@@ -93,7 +94,8 @@ def build_index(
     about a damaged index can give the command that rebuilds it. With `keep`, an index already
     at `out` is not replaced but extended: when it holds the same documents, its retrievers not
     named are kept (see :mod:`logir.index.reuse`); when it holds others, a LogirError. `bm25`
-    sets BM25's ``k1`` and ``b``; `ann` dense's approximate search (:mod:`logir.index.ann`).
+    sets BM25's ``k1`` and ``b``; `ann` dense's approximate search (:mod:`logir.index.ann`);
+    `tasks` where dense encodes its slices (:mod:`logir.index.tasks`: Ray tasks, say).
     `on_retriever(name, None)` is called before each retriever is built and
     `on_retriever(name, seconds)` after."""
     out = Path(out)
@@ -136,6 +138,7 @@ def build_index(
                 show_progress=show_progress,
                 bm25=dict(bm25 or {}),
                 ann=ann,
+                tasks=tasks,
             )
             if on_retriever:
                 on_retriever(name, None)

@@ -52,6 +52,7 @@ from logir.index.store import (
     replaceable,
     swap_into_place,
 )
+from logir.index.tasks import TaskMap, bm25_counts
 
 #: documents per shard unless told otherwise (about 100 MB of text and token lists at a time)
 SHARD_SIZE = 100_000
@@ -79,6 +80,7 @@ def build_bm25_index(
     keep: bool = True,
     progress: Progress | None = None,
     note: Callable[[str], None] | None = None,
+    tasks: TaskMap | None = None,
 ) -> tuple[Path, int]:
     """Index the corpus at ``corpus`` (a JSONL file or a BEIR folder) with BM25 into ``out``,
     streaming and in shards (see module); returns the index path and its number of documents.
@@ -86,7 +88,9 @@ def build_bm25_index(
     ``bm25`` sets ``k1`` and ``b``; with ``keep``, an index of the same documents at ``out``
     keeps its other retrievers and one of other documents is refused (as ``build_index``).
     ``progress`` hears how far each stage is; ``note`` gets a line per stage (how many
-    documents, and how many shards a resumed build found)."""
+    documents, and how many shards a resumed build found). With ``tasks`` (e.g. Ray tasks,
+    :mod:`logir.index.tasks`) the shards are tokenised as tasks, a few at a time, and written
+    here as they come back: the same files."""
     out = Path(out)
     if shard_size < 1:
         raise LogirError(f"shard size must be at least 1, got {shard_size}")
@@ -128,7 +132,10 @@ def build_bm25_index(
             (work / PLAN).write_text(json.dumps(plan, indent=2), encoding="utf-8")
         shards.mkdir(exist_ok=True)
         docs = work / (DOCS + ".part")
-        folders = _tokenise(docs, shards, len(ids), shard_size, params, progress, note)
+        if tasks is None:
+            folders = _tokenise(docs, shards, len(ids), shard_size, params, progress, note)
+        else:
+            folders = _tokenise_tasks(docs, shards, len(ids), shard_size, params, tasks, progress)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{owner_tag()}-", dir=out.parent))
         try:
             total = len(folders)
@@ -248,6 +255,40 @@ def _tokenise(
                 if progress:
                     progress(task, first + len(tokens), n_docs)
             bm25shards.write_shard(folder, bm25shards.count_shard(tokens))
+    return folders
+
+
+def _tokenise_tasks(
+    docs: Path,
+    shards: Path,
+    n_docs: int,
+    shard_size: int,
+    params: Mapping[str, Any],
+    tasks: TaskMap,
+    progress: Progress | None,
+) -> list[Path]:
+    """``_tokenise`` with each missing shard's counts made by a task of ``tasks``."""
+    count = -(-n_docs // shard_size)
+    folders = [shards / f"{k:05d}" for k in range(count)]
+    missing = [k for k, f in enumerate(folders) if not f.is_dir()]
+
+    def jobs() -> Iterator[tuple[list[str], dict[str, Any]]]:
+        with docs.open(encoding="utf-8") as fh:
+            at = 0
+            for k in missing:
+                first = k * shard_size
+                _skip(fh, first - at)
+                size = min(shard_size, n_docs - first)
+                at = first + size
+                yield _texts(fh, size), dict(params)
+
+    done = n_docs - sum(min(shard_size, n_docs - k * shard_size) for k in missing)
+    task = "bm25 tokenised (documents)"
+    for k, counts in zip(missing, tasks.map(bm25_counts, jobs()), strict=True):
+        bm25shards.write_shard(folders[k], counts)
+        done += min(shard_size, n_docs - k * shard_size)
+        if progress:
+            progress(task, done, n_docs)
     return folders
 
 
