@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from logir.errors import LogirError
+from logir.index.ann import parse_ann
 from logir.index.base import NO_PARTS, Scorer
 
 #: the stored retrievers that can be cut into shards
@@ -67,7 +68,8 @@ class ShardSource:
 
             with contextlib.suppress(ImportError):
                 import torch  # noqa: F401  (the product the unsharded scorer runs)
-            return DenseScorer(self.payload["embeddings"], self.payload["model"])
+            scorer = DenseScorer(self.payload["embeddings"], self.payload["model"])
+            return scorer.with_ann(parse_ann(self.payload["ann"]))
         raise LogirError(f"retriever {self.kind!r} cannot be sharded; shardable: bm25, dense")
 
 
@@ -92,7 +94,12 @@ def shard_sources(scorer: Scorer, bounds: np.ndarray) -> list[ShardSource]:
         else:
             emb = scorer.embeddings  # type: ignore[attr-defined]
             model = scorer.model_id  # type: ignore[attr-defined]
-            payload = {"embeddings": np.ascontiguousarray(emb[lo:hi]), "model": model}
+            ann = getattr(scorer, "ann", None)  # each shard its own ANN index of the same kind
+            payload = {
+                "embeddings": np.ascontiguousarray(emb[lo:hi]),
+                "model": model,
+                "ann": "none" if ann is None else str(ann.spec),
+            }
         out.append(ShardSource(kind, lo, hi - lo, payload))
     return out
 

@@ -371,6 +371,9 @@ class Index:
         self.path = path
         self.manifest = manifest
         self._scorers: dict[str, Scorer] = {}
+        #: what each stored retriever's scorer becomes once loaded (e.g. shards in Ray actors,
+        #: :mod:`logir.index.sharded`); set it before the first search
+        self.shard: Callable[[Scorer], Scorer] | None = None
 
     @property
     def retrievers(self) -> list[str]:
@@ -449,6 +452,8 @@ class Index:
                 raise self._count_mismatch(MAIN_FILE.get(name, name), scorer.n_docs)
         except DamagedFile as exc:
             raise damaged(self.path, self.manifest, exc) from None
+        if self.shard is not None:
+            scorer = self.shard(scorer)
         attach_passages(scorer, self.passages)
         self._scorers[name] = scorer
         return scorer

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from logir.errors import LogirError
+from logir.index.base import Scorer
 from logir.index.store import Index, open_index
 from logir.llm.client import ChatClient
 from logir.logic import Composer, composers, get_composer
@@ -214,6 +215,7 @@ def create_app(
     limits: Limits | None = None,
     rerank: RerankSettings | None = None,
     llm: ChatClient | None = None,
+    shard: Callable[[Scorer], Scorer] | None = None,
 ) -> FastAPI:
     """The app serving the index at ``index_dir`` (opened once; LogirError when it is not one).
 
@@ -223,9 +225,12 @@ def create_app(
     With ``rerank`` a trained reader (loaded now, once) rereads every search's top hits; a
     request may change the depth and weight or turn it off. With ``token`` every route but
     ``/healthz``, the pages, their assets and the API docs needs ``Authorization: Bearer TOKEN``.
+    With ``shard`` each scorer is served from shards (``logir serve --ray``: Ray actors).
     """
     limits = limits or Limits()
-    engine = Engine(open_index(index_dir), limits, rerank, llm)
+    index = open_index(index_dir)
+    index.shard = shard
+    engine = Engine(index, limits, rerank, llm)
     ParseRequest, SearchRequest = request_models(limits)
     app = FastAPI(
         title="logir",

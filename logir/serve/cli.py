@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from logir.cli_options import RerankDepthOpt, RerankOpt, RerankWeightOpt, rerank_settings
+from logir.cli_ray import RayOpt, ShardsOpt, ray_sharding
 from logir.errors import LogirError
 from logir.limits import MAX_K
 from logir.llm.options import (
@@ -107,10 +108,12 @@ def serve_cmd(
     llm_no_cache: LLMNoCacheOpt = False,
     llm_max_tokens: LLMMaxTokensOpt = None,
     llm_context: LLMContextOpt = None,
+    ray: RayOpt = None,
+    shards: ShardsOpt = 4,
 ) -> None:
     """Serve the search API and the search explorer for an index (with --rerank, a trained
     reader, loaded once at start, rereads every search's top hits; with --llm-base-url,
-    requests may ask for mode "llm")."""
+    requests may ask for mode "llm"; with --ray, from shards in Ray actors)."""
     settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     llm_config = None
     if llm_base_url:  # also from LOGIR_LLM_BASE_URL (the option's environment variable)
@@ -148,7 +151,8 @@ def serve_cmd(
         from logir.llm import ChatClient
 
         llm = ChatClient(llm_config)  # one worker thread asks it: one request in flight
-    app = create_app(index_dir, token=token, limits=limits, rerank=settings, llm=llm)
+    shard = ray_sharding(ray, shards)
+    app = create_app(index_dir, token=token, limits=limits, rerank=settings, llm=llm, shard=shard)
     if not token and not _is_loopback(host):
         print(
             f"warning: serving on {host} without a bearer token; anyone who can reach it can "
