@@ -120,6 +120,10 @@ class ShardServer:
             idx, val = self.scorer.search(queries, k)
         return np.where(idx >= 0, idx + self.lo, -1), val
 
+    def dot(self, vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Dense: ``DenseScorer.dot`` of query vectors with this shard's ``rows``."""
+        return self.scorer.dot(vectors, rows)  # type: ignore[attr-defined]
+
     def score(self, queries: Any, rows: np.ndarray | None) -> np.ndarray:
         """Scores of this shard's ``rows`` (counted from its first row; None: all of them)."""
         if self.kind == "dense":
@@ -206,23 +210,52 @@ class ShardedScorer:
 
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
         """Scores ``[len(texts), n]``, or of the rows ``doc_idx`` in their order."""
-        q = self._queries(texts)
+        return self._by_rows("score", self._queries(texts), len(texts), doc_idx)
+
+    def _by_rows(self, method: str, q: Any, m: int, doc_idx: np.ndarray | None) -> np.ndarray:
+        """``method`` asked of every shard for its part of ``doc_idx`` (None: all its rows),
+        the answers put back in the order asked."""
         if doc_idx is None:
-            parts = self.backend.call("score", [(q, None)] * self.shards)
+            parts = self.backend.call(method, [(q, None)] * self.shards)
             return np.concatenate(parts, axis=1).astype(np.float32, copy=False)
         rows = np.asarray(doc_idx, dtype=np.int64).ravel()
         if len(rows) and (rows.min() < 0 or rows.max() >= self.n_docs):
             raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
         shard = np.searchsorted(self.bounds, rows, side="right") - 1
-        out = np.zeros((len(texts), len(rows)), dtype=np.float32)
+        out = np.zeros((m, len(rows)), dtype=np.float32)
         asked = [np.flatnonzero(shard == s) for s in range(self.shards)]
         args = [(q, rows[a] - self.bounds[s]) for s, a in enumerate(asked)]
-        for cols, part in zip(asked, self.backend.call("score", args), strict=True):
+        for cols, part in zip(asked, self.backend.call(method, args), strict=True):
             out[:, cols] = part
         return out
 
     def __repr__(self) -> str:
         return f"ShardedScorer({self.name!r}, n_docs={self.n_docs}, shards={self.shards})"
+
+
+class ShardedVectors(ShardedScorer):
+    """A sharded dense scorer that is also a VectorScorer (for the ``vectors`` composer)."""
+
+    lexical = False
+
+    def __init__(self, *args: Any, dim: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._dim = dim
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self._queries(texts), dtype=np.float32)
+
+    def dot(self, vectors: np.ndarray, doc_idx: np.ndarray) -> np.ndarray:
+        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        return self._by_rows("dot", q, len(q), doc_idx)
+
+    def search_vectors(self, vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        return merge_topk(self.backend.call("search", [(q, k)] * self.shards), k)
 
 
 Serve = Callable[[list[ShardSource]], ShardBackend]
@@ -233,7 +266,9 @@ def sharded(scorer: Scorer, shards: int, serve: Serve) -> Scorer:
     :class:`LocalShards`, or Ray actors), as one :class:`ShardedScorer`."""
     bounds = shard_bounds(scorer.n_docs, shards)
     backend = serve(shard_sources(scorer, bounds))
-    embed = getattr(scorer, "embed", None) if scorer.name == "dense" else None
-    return ShardedScorer(
-        scorer.name, bounds, backend, scorer.score_range, embed, getattr(scorer, "analyse", None)
-    )
+    analyse = getattr(scorer, "analyse", None)
+    if scorer.name == "dense":
+        embed = scorer.embed  # type: ignore[attr-defined]
+        dim = int(scorer.dim)  # type: ignore[attr-defined]
+        return ShardedVectors(scorer.name, bounds, backend, scorer.score_range, embed, dim=dim)
+    return ShardedScorer(scorer.name, bounds, backend, scorer.score_range, None, analyse)

@@ -7,6 +7,7 @@ import pytest
 
 from logir.cli_ray import ray_default, ray_sharding
 from logir.errors import LogirError
+from logir.index.base import VectorScorer
 from logir.index.dense import DenseScorer
 from logir.index.hybrid import HybridScorer
 from logir.index.lexical import BM25Scorer
@@ -18,6 +19,7 @@ TEXTS = [
     + (" without cats" if i % 5 == 0 else "")
     for i in range(60)
 ]
+DENSE_VECTORS = "vectors,neg=orthogonal,inter=add"
 QUERIES = ['"cats" AND NOT "fish"', '("dogs" OR "owls") AND "tea"', "maps rain", "zebra"]
 
 
@@ -88,6 +90,22 @@ def test_local_dense_and_hybrid_shards_match_within_rounding() -> None:
         ):
             assert c_rows == w_rows
             np.testing.assert_allclose(c_sc, w_sc, atol=1e-5)
+
+
+def test_sharded_dense_is_a_vector_space_for_the_vectors_composer() -> None:
+    whole = _dense(2)
+    cut = sharded(whole, 3, LocalShards)
+    assert isinstance(cut, VectorScorer) and cut.dim == 16 and not cut.lexical
+    q = whole.encode_queries(["cats", "tea"])
+    rows = np.array([40, 2, 17])
+    np.testing.assert_allclose(cut.dot(q, rows), whole.dot(q, rows), atol=1e-6)
+    assert cut.search_vectors(q, 9)[0].tolist() == whole.search_vectors(q, 9)[0].tolist()
+    for (w_rows, w_sc), (c_rows, c_sc) in zip(
+        _rankings(whole, DENSE_VECTORS), _rankings(cut, DENSE_VECTORS), strict=True
+    ):
+        assert c_rows == w_rows
+        np.testing.assert_allclose(c_sc, w_sc, atol=1e-5)
+    assert not isinstance(sharded(BM25Scorer.build(TEXTS), 2, LocalShards), VectorScorer)
 
 
 def test_unshardable_retriever_is_named() -> None:
