@@ -33,8 +33,8 @@ Measured:
   each call): flat, fuzzy and sets over the ANN scorer, and over the exact scorer.
 - build seconds of the ANN index and peak RSS of the process.
 
-Usage: python bench/dense_scale.py [--n 1000000] [--ann hnsw,M=32,efConstruction=80]
-       [--ef 64,128,256] [--reps 3] [--out dense_scale.json]
+Usage: python bench/dense_scale.py [--n 1000000] [--ann hnsw] [--recipe related]
+       [--ef 128,256,512,1024] [--reps 3] [--out dense_scale.json]
 """
 
 from __future__ import annotations
@@ -149,8 +149,8 @@ def peak_rss_mb() -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--n", type=int, default=1_000_000, help="passages")
-    ap.add_argument("--ann", default="hnsw,M=32,efConstruction=80", help="the ANN spec built")
-    ap.add_argument("--ef", default="64,128,256", help="efSearch (hnsw) or nprobe (ivf) tried")
+    ap.add_argument("--ann", default="hnsw", help="the ANN spec built (default: its defaults)")
+    ap.add_argument("--ef", default="128,256,512,1024", help="efSearch (hnsw) or nprobe (ivf) tried")
     ap.add_argument("--recipe", choices=sorted(RECIPES), default="related")
     ap.add_argument("--noise", type=float, default=0.01, help="noise std per coordinate")
     ap.add_argument("--seed", type=int, default=7)

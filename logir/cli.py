@@ -230,7 +230,7 @@ def index_cmd(
         typer.Option(
             "--ann",
             help="Dense top-k search: none (exact), hnsw or ivf (FAISS candidates, each scored "
-            "exactly), with parameters (hnsw,M=32,efSearch=128 / ivf,nlist=4096,nprobe=64); "
+            "exactly), with parameters (hnsw,M=32,efSearch=512 / ivf,nlist=4096,nprobe=64); "
             "auto: exact below 200000 documents, hnsw from there on.",
         ),
     ] = "auto",

@@ -46,7 +46,7 @@ BOUNDS: Mapping[str, Mapping[str, tuple[int, int]]] = MappingProxyType(
         "auto": MappingProxyType({}),
     }
 )
-_HNSW_DEFAULTS = {"M": 32, "efConstruction": 80, "efSearch": 128}
+_HNSW_DEFAULTS = {"M": 32, "efConstruction": 64, "efSearch": 512}
 
 
 @dataclass(frozen=True)
