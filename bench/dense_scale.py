@@ -150,7 +150,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--n", type=int, default=1_000_000, help="passages")
     ap.add_argument("--ann", default="hnsw", help="the ANN spec built (default: its defaults)")
-    ap.add_argument("--ef", default="128,256,512,1024", help="efSearch (hnsw) or nprobe (ivf) tried")
+    ap.add_argument("--ef", default="128,256,512,1024", help="efSearch (hnsw) or nprobe (ivf)")
     ap.add_argument("--recipe", choices=sorted(RECIPES), default="related")
     ap.add_argument("--noise", type=float, default=0.01, help="noise std per coordinate")
     ap.add_argument("--seed", type=int, default=7)
