@@ -108,6 +108,21 @@ def test_sharded_dense_is_a_vector_space_for_the_vectors_composer() -> None:
     assert not isinstance(sharded(BM25Scorer.build(TEXTS), 2, LocalShards), VectorScorer)
 
 
+def test_each_dense_shard_gets_an_ann_index_of_the_same_kind() -> None:
+    pytest.importorskip("faiss")
+    from logir.index.ann import parse_ann
+
+    exact = _dense(3)
+    approx = DenseScorer(exact.embeddings).with_ann(parse_ann("ivf,nlist=4,nprobe=4"))
+    approx._queries.update(exact._queries)
+    cut = sharded(approx, 3, LocalShards)
+    servers = cut.backend.servers  # type: ignore[attr-defined]
+    assert all(s.scorer.ann is not None and s.scorer.ann.spec.kind == "ivf" for s in servers)
+    q = exact.encode_queries(["cats", "tea", "owls"])
+    # every cell probed: the same top lists as exact search
+    assert cut.search_vectors(q, 12)[0].tolist() == exact.search_vectors(q, 12)[0].tolist()
+
+
 def test_unshardable_retriever_is_named() -> None:
     class Other:
         name = "splade"
