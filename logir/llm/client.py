@@ -337,6 +337,8 @@ class ChatClient:
             self._endpoint = info
             if info.local and info.slots:
                 read = "no read timeout" if timeout is None else f"timeout {timeout:g}s"
+                if self.config.context and not info.context:
+                    info = replace(info, context=self.config.context)
                 self._notify(
                     f"llm: {info.describe()}: {slots} request{'s' if slots > 1 else ''} at a "
                     f"time, {read}"
@@ -497,8 +499,9 @@ class ChatClient:
                 following = self.formats.give_up(url, mode)
                 if following is None:
                     raise LLMError(self._scrub(exc.message)) from None
+                reason = exc.reason if len(exc.reason) <= 160 else exc.reason[:157] + "..."
                 self._notify(
-                    f"llm: {url} does not take response_format {mode!r} ({exc.reason}); "
+                    f"llm: {url} does not take response_format {mode!r} ({reason}); "
                     f"using {following!r} from now on"
                 )
             except _Retryable as exc:
@@ -544,6 +547,13 @@ class ChatClient:
                 reason = " ".join(str(exc).split()) or type(exc).__name__
                 raise _Retryable(f"connection failed ({reason})") from None
         status = response.status_code
+        if status >= 400 and "response_format" in body:
+            message = _server_message(response)
+            if rejects_format(status, message):
+                raise _Refused(
+                    f"LLM request to {url} failed: HTTP {status}: {message}",
+                    f"HTTP {status}: {message}",
+                )
         if status == 429 or status >= 500:
             raise _Retryable(
                 f"HTTP {status}: {_server_message(response)}",
@@ -552,8 +562,6 @@ class ChatClient:
         if status >= 400:
             message = _server_message(response)
             full = f"LLM request to {url} failed: HTTP {status}: {message}"
-            if "response_format" in body and rejects_format(status, message):
-                raise _Refused(full, f"HTTP {status}: {message}")
             context = context_from_error(message) if status == 400 else None
             if context is not None and ("context" in message or "n_ctx" in message):
                 self._learnt_context = context

@@ -9,7 +9,8 @@ Modes, tried in this order until the endpoint accepts one:
 - ``none``: no ``response_format`` at all.
 
 A mode is given up when the endpoint answers 400 or 422 with a message about the response
-format. What is learnt is kept for the process and in ``CACHE_DIR/endpoints.json``.
+format (or, as llama-cpp-python's server does, 500 with a validation error of that field).
+What is learnt is kept for the process and in ``CACHE_DIR/endpoints.json``.
 """
 
 from __future__ import annotations
@@ -43,8 +44,12 @@ def response_format(mode: str, schema: dict[str, Any] | None) -> dict[str, Any] 
 
 
 def rejects_format(status: int, message: str) -> bool:
-    """Whether an HTTP error says the endpoint does not take the response format sent."""
-    return status in (400, 422) and _FORMAT_WORDS.search(message) is not None
+    """Whether an HTTP error says the endpoint does not take the response format sent: a 400
+    or 422 about it, or (llama-cpp-python's server) a 500 carrying a validation error of the
+    ``response_format`` field."""
+    if status in (400, 422):
+        return _FORMAT_WORDS.search(message) is not None
+    return status == 500 and "response_format" in message and "validation error" in message
 
 
 class FormatMemory:

@@ -188,3 +188,14 @@ def test_context_from_error(message: str, context: int | None) -> None:
 def test_loopback() -> None:
     assert is_loopback("http://127.0.0.1:8080/v1") and is_loopback("http://localhost/v1")
     assert not is_loopback("https://api.example.com/v1")
+
+
+def test_llama_cpp_python_refusal_is_a_500_validation_error() -> None:
+    from logir.llm.formats import rejects_format
+
+    said = (
+        "1 validation error: {'type': 'literal_error', 'loc': ('body', 'response_format', "
+        "'type'), 'msg': \"Input should be 'text' or 'json_object'\"}"
+    )
+    assert rejects_format(500, said)
+    assert not rejects_format(500, "CUDA out of memory") and not rejects_format(503, said)
