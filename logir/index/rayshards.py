@@ -66,6 +66,10 @@ class RayShards:
         server = ray.remote(num_cpus=0)(ShardServer)
         self.actors = [server.remote(s) for s in sources]
 
-    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
-        refs = [getattr(a, method).remote(*x) for a, x in zip(self.actors, args, strict=True)]
-        return list(self._ray.get(refs))
+    def call(self, method: str, args: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        asked = [(i, a, x) for i, (a, x) in enumerate(zip(self.actors, args, strict=True)) if x]
+        found = self._ray.get([getattr(a, method).remote(*x) for _, a, x in asked])
+        out: list[Any] = [None] * len(self.actors)
+        for (i, _, _), result in zip(asked, found, strict=True):
+            out[i] = result
+        return out

@@ -133,9 +133,10 @@ class ShardServer:
 
 class ShardBackend(Protocol):
     """Where shards live: ``call(method, args)`` runs ``ShardServer.method(*args[i])`` on every
-    shard ``i`` (at once where it can) and returns the results in shard order."""
+    shard ``i`` whose ``args[i]`` is not None (at once where it can) and returns the results in
+    shard order (None for a shard not asked)."""
 
-    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]: ...
+    def call(self, method: str, args: Sequence[tuple[Any, ...] | None]) -> list[Any]: ...
 
 
 class LocalShards:
@@ -144,8 +145,11 @@ class LocalShards:
     def __init__(self, sources: Sequence[ShardSource]) -> None:
         self.servers = [ShardServer(s) for s in sources]
 
-    def call(self, method: str, args: Sequence[tuple[Any, ...]]) -> list[Any]:
-        return [getattr(s, method)(*a) for s, a in zip(self.servers, args, strict=True)]
+    def call(self, method: str, args: Sequence[tuple[Any, ...] | None]) -> list[Any]:
+        return [
+            None if a is None else getattr(s, method)(*a)
+            for s, a in zip(self.servers, args, strict=True)
+        ]
 
 
 def merge_topk(
@@ -224,9 +228,11 @@ class ShardedScorer:
         shard = np.searchsorted(self.bounds, rows, side="right") - 1
         out = np.zeros((m, len(rows)), dtype=np.float32)
         asked = [np.flatnonzero(shard == s) for s in range(self.shards)]
-        args = [(q, rows[a] - self.bounds[s]) for s, a in enumerate(asked)]
+        # a shard none of whose rows is asked for is not called
+        args = [(q, rows[a] - self.bounds[s]) if len(a) else None for s, a in enumerate(asked)]
         for cols, part in zip(asked, self.backend.call(method, args), strict=True):
-            out[:, cols] = part
+            if part is not None:
+                out[:, cols] = part
         return out
 
     def __repr__(self) -> str:
