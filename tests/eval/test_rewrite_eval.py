@@ -97,6 +97,9 @@ def test_cli_eval_hyde_against_the_fake_server(tmp_path: Path) -> None:
     assert asked == 3 * 4  # 3 queries x 4 hypothetical passages
     assert "bm25:hyde: 12 LLM requests for 3 queries" in proc.stderr
     assert "warning" not in proc.stderr
+    # the LLM phase shows its progress: calls done, requests sent, answer tokens
+    assert "hyde: LLM calls: 12/12 LLM calls (12 sent, 0 cached, 144 answer tokens)" in proc.stderr
+    assert {b["max_tokens"] for b in srv.requests} == {200}  # a passage of about 100 words
     # a second run reads every answer from the on-disk cache
     assert again.returncode == 0, again.stderr
     assert len(srv.requests) == asked
