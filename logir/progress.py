@@ -98,6 +98,8 @@ class Bars:
         if self.quiet:
             return
         unit = unit or self.unit
+        if done == 0:  # the task starts (again): its lines are shown afresh
+            self._shown.pop(task, None)
         if self._bar is not None:
             if task not in self._tasks:
                 self._tasks[task] = self._bar.add_task(task, total=total, unit=unit, info=info)
