@@ -180,12 +180,16 @@ class FakeLLMServer:
         with self._lock:
             self.requests.append(body)
             self.headers.append({k.lower(): v for k, v in h.headers.items()})
-        if h.path.rstrip("/") == "/tokenize" and self.tokenize:
+        if h.path.rstrip("/") in ("/tokenize", "/extras/tokenize"):  # not a chat request
             with self._lock:
-                self.gets.append("POST /tokenize")
+                self.gets.append(f"POST {h.path}")
                 self.requests.pop()
                 self.headers.pop()
-            self._send(h, 200, {"tokens": list(range(_words(str(body.get("content", "")))))})
+            if self.tokenize and h.path.rstrip("/") == "/tokenize":
+                words = _words(str(body.get("content", "")))
+                self._send(h, 200, {"tokens": list(range(words))})
+            else:
+                self._send(h, 404, {"error": {"message": f"no route {h.path}"}})
             return
         if h.path.rstrip("/") != "/v1/chat/completions":
             self._send(h, 404, {"error": {"message": f"no route {h.path}"}})

@@ -199,3 +199,20 @@ def test_llama_cpp_python_refusal_is_a_500_validation_error() -> None:
     )
     assert rejects_format(500, said)
     assert not rejects_format(500, "CUDA out of memory") and not rejects_format(503, said)
+
+
+def test_a_local_one_slot_server_is_never_timed_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import logir.llm.client as client_module
+
+    monkeypatch.setattr(client_module, "DEFAULT_TIMEOUT", 0.2)
+    slow = Reply("late but fine", delay=0.6)
+    local = FakeLLMServer(slow, props={"total_slots": 1}).start()
+    with local, client_for(local, tmp_path, cache_dir=None) as client:
+        assert client.chat(USER) == "late but fine"
+    assert len(local.requests) == 1 and client.usage.retries == 0
+    unknown = FakeLLMServer(FakeLLMServer.script([slow, "second"])).start()  # says nothing
+    with unknown, client_for(unknown, tmp_path, cache_dir=None) as client:
+        assert client.chat(USER) == "second"
+    assert len(unknown.requests) == 2 and client.usage.retries == 1
