@@ -15,6 +15,7 @@ here, and the shards get vectors.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -28,6 +29,7 @@ from logir.index.base import NO_PARTS, Scorer
 
 #: the stored retrievers that can be cut into shards
 SHARDABLE = ("bm25", "dense")
+_FOUND_CACHE = 4096  # (text, k) top lists a sharded scorer keeps
 
 
 def shard_bounds(n_docs: int, shards: int) -> np.ndarray:
@@ -190,6 +192,7 @@ class ShardedScorer:
         self.backend = backend
         self.score_range = score_range
         self._embed = embed
+        self._found: OrderedDict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         if analyse is not None:
             self.analyse = analyse
 
@@ -205,12 +208,26 @@ class ShardedScorer:
         return self._embed(list(texts)) if self._embed is not None else list(texts)
 
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The merged top ``k`` of every shard."""
+        """The merged top ``k`` of every shard. A text searched recently at the same ``k`` is
+        answered from memory (composers often ask for a text's best score more than once; each
+        ask is a round trip to every shard)."""
+        shape = (len(texts), max(k, 0))
+        idx = np.full(shape, -1, dtype=np.int64)
+        val = np.full(shape, -np.inf, dtype=np.float32)
         if not texts or k <= 0:
-            shape = (len(texts), max(k, 0))
-            return np.full(shape, -1, dtype=np.int64), np.full(shape, -np.inf, dtype=np.float32)
-        q = self._queries(texts)
-        return merge_topk(self.backend.call("search", [(q, k)] * self.shards), k)
+            return idx, val
+        todo = list(dict.fromkeys(t for t in texts if (t, k) not in self._found))
+        if todo:
+            q = self._queries(todo)
+            top_i, top_v = merge_topk(self.backend.call("search", [(q, k)] * self.shards), k)
+            for t, i, v in zip(todo, top_i, top_v, strict=True):
+                self._found[(t, k)] = (i, v)
+        for row, t in enumerate(texts):
+            idx[row], val[row] = self._found[(t, k)]
+            self._found.move_to_end((t, k))
+        while len(self._found) > _FOUND_CACHE:
+            self._found.popitem(last=False)
+        return idx, val
 
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
         """Scores ``[len(texts), n]``, or of the rows ``doc_idx`` in their order."""

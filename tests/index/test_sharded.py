@@ -123,6 +123,28 @@ def test_each_dense_shard_gets_an_ann_index_of_the_same_kind() -> None:
     assert cut.search_vectors(q, 12)[0].tolist() == exact.search_vectors(q, 12)[0].tolist()
 
 
+def test_a_text_searched_again_is_answered_from_memory() -> None:
+    asked: list[str] = []
+
+    class Counting(LocalShards):
+        def call(self, method, args):
+            asked.append(method)
+            return super().call(method, args)
+
+    whole = BM25Scorer.build(TEXTS)
+    cut = sharded(whole, 3, Counting)
+    first = cut.search(["cats", "tea"], 4)
+    again = cut.search(["tea", "cats", "tea"], 4)
+    assert asked == ["search"]
+    assert again[0].tolist() == [first[0][1].tolist(), first[0][0].tolist(), first[0][1].tolist()]
+    cut.search(["tea", "owls"], 4)  # only owls is new
+    cut.search(["tea"], 5)  # another k
+    assert asked == ["search"] * 3
+    assert cut.search(["owls"], 4)[0].tolist() == whole.search(["owls"], 4)[0].tolist()
+    cut.score(["tea"], np.array([0, 1]))  # rows of the first shard only: one shard called
+    assert asked[-1] == "score"
+
+
 def test_unshardable_retriever_is_named() -> None:
     class Other:
         name = "splade"
