@@ -138,7 +138,6 @@ def build_bm25_index(
             folders = _tokenise_tasks(docs, shards, len(ids), shard_size, params, tasks, progress)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{owner_tag()}-", dir=out.parent))
         try:
-            total = len(folders)
             bm25shards.merge_shards(
                 folders,
                 tmp / "bm25",
@@ -147,8 +146,6 @@ def build_bm25_index(
                 method=str(params["method"]),
                 progress=(lambda d, t: progress("bm25 merge (shards)", d, t)) if progress else None,
             )
-            if progress and not total:
-                progress("bm25 merge (shards)", 0, 0)
             saved = {**params, "n_docs": len(ids)}
             (tmp / "bm25" / PARAMS_FILE).write_text(json.dumps(saved, indent=2), encoding="utf-8")
             for name in kept:

@@ -148,3 +148,15 @@ def test_an_index_of_other_documents_is_refused_before_any_shard(tmp_path: Path)
     assert not work_folder(out).exists()
     build_bm25_index(tmp_path / "b.jsonl", out, keep=False)
     assert open_index(out).n_docs == 9
+
+
+def test_progress_reaches_the_end_of_every_stage(tmp_path: Path) -> None:
+    seen: dict[str, tuple[int, int]] = {}
+    corpus = _corpus(tmp_path / "c.jsonl", _docs(25))
+    build_bm25_index(
+        corpus, tmp_path / "idx", shard_size=10, progress=lambda t, d, n: seen.update({t: (d, n)})
+    )
+    assert seen["bm25 tokenised (documents)"] == (25, 25)
+    assert seen["bm25 merge (shards)"] == (3, 3)
+    done, total = seen["corpus read (kB)"]
+    assert done == total >= 1
