@@ -98,6 +98,7 @@ def llm_url(tmp_path_factory: pytest.TempPathFactory):
     cmd = [
         PYTHON, "-m", "llama_cpp.server", "--model", str(_gguf()), "--host", "127.0.0.1",
         "--port", str(port), "--model_alias", "local", "--n_ctx", "8192", "--chat_format", "gemma",
+        "--n_threads", str(os.cpu_count() or 1),
     ]  # fmt: skip
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT)
