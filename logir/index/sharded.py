@@ -6,7 +6,8 @@ posting matrix for its rows (each value the unsharded index's BM25 contribution:
 average length), a dense shard the embeddings of its rows. :class:`ShardedScorer` is a Scorer
 over them: ``search`` merges the shards' top k by (score, row), ``score`` asks each shard for its
 own rows, so every number equals the unsharded scorer's (dense: up to float32 rounding of a
-product over fewer rows) and a composer cannot tell the difference.
+product over fewer rows) and a composer cannot tell the difference: it also carries what
+composers read besides scores (``analyse``, ``params``, the passages).
 
 Where the shards live is a :class:`ShardBackend`: :class:`LocalShards` in this process (tests,
 one machine), or Ray actors (:mod:`logir.index.rayshards`). Dense query texts are embedded once,
@@ -186,6 +187,7 @@ class ShardedScorer:
         score_range: str,
         embed: Callable[[list[str]], np.ndarray] | None = None,
         analyse: Callable[[str], list[tuple[str, str]]] | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
         self.name = name
         self.bounds = np.asarray(bounds, dtype=np.int64)
@@ -195,6 +197,8 @@ class ShardedScorer:
         self._found: OrderedDict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         if analyse is not None:
             self.analyse = analyse
+        if params is not None:  # what the scorer was built with (BM25's k1 and b, ...)
+            self.params = dict(params)
 
     @property
     def n_docs(self) -> int:
@@ -290,8 +294,9 @@ def sharded(scorer: Scorer, shards: int, serve: Serve) -> Scorer:
     bounds = shard_bounds(scorer.n_docs, shards)
     backend = serve(shard_sources(scorer, bounds))
     analyse = getattr(scorer, "analyse", None)
+    params = getattr(scorer, "params", None)
     if scorer.name == "dense":
         embed = scorer.embed  # type: ignore[attr-defined]
         dim = int(scorer.dim)  # type: ignore[attr-defined]
         return ShardedVectors(scorer.name, bounds, backend, scorer.score_range, embed, dim=dim)
-    return ShardedScorer(scorer.name, bounds, backend, scorer.score_range, None, analyse)
+    return ShardedScorer(scorer.name, bounds, backend, scorer.score_range, None, analyse, params)

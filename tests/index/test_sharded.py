@@ -71,6 +71,7 @@ def test_local_bm25_shards_equal_the_whole_index(shards: int) -> None:
     assert np.array_equal(cut.score(texts, rows), whole.score(texts, rows))
     assert np.array_equal(cut.score(texts), whole.score(texts))
     assert cut.analyse("Cats running") == whole.analyse("Cats running")
+    assert cut.params == whole.params  # asserted evidence reads BM25's k1
     assert _rankings(cut, "auto") == _rankings(whole, "auto")
     assert _rankings(cut, "fuzzy") == _rankings(whole, "fuzzy")
 
