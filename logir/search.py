@@ -52,8 +52,9 @@ def search_hits(
     """Rank ``reading`` with ``composer`` over ``scorer``; hits carry rank, id, title, snippet,
     score and evidence (each part's share of the score)."""
     ranking = composer.rank([reading], scorer, k)[0]
-    hits = ranking.hits(index.doc_ids)
-    docs = index.docs
+    # only the hits' documents are read (a large index's corpus is never loaded for a search)
+    docs = {int(row): index.document(int(row)) for row in ranking.valid().doc_idx}
+    hits = ranking.hits({row: doc.id for row, doc in docs.items()})
     for h in hits:
         doc = docs[h.pop("row")]
         h["title"] = doc.title

@@ -135,7 +135,6 @@ class Searcher:
         self.rerank = rerank
         self.llm = llm
         self.reader: InferenceReader | None = None
-        self._passages: list[str] | None = None
         if rerank is not None:
             from logir.rerank import load_reader
 
@@ -147,12 +146,9 @@ class Searcher:
         if self.rerank is None or self.reader is None or rerank is False:
             return composer
         settings = self.rerank if rerank is True else rerank
-        from logir.index.store import corpus_texts
         from logir.rerank import Reranked
 
-        if self._passages is None:
-            self._passages = corpus_texts(self.index.docs)
-        return Reranked(composer, self.reader, settings, self._passages)
+        return Reranked(composer, self.reader, settings, self.index.passages)
 
     def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
         """The retriever's name and its scorer (loaded once)."""

@@ -371,6 +371,7 @@ class Index:
         self.path = path
         self.manifest = manifest
         self._scorers: dict[str, Scorer] = {}
+        self._lines: LineFile | None = None  # docs.jsonl by line, for `document`
         #: what each stored retriever's scorer becomes once loaded (e.g. shards in Ray actors,
         #: :mod:`logir.index.sharded`); set it before the first search
         self.shard: Callable[[Scorer], Scorer] | None = None
@@ -401,6 +402,31 @@ class Index:
         except DamagedFile as exc:
             raise damaged(self.path, self.manifest, exc) from None
         return docs
+
+    def document(self, row: int) -> Document:
+        """Document ``row``: from the loaded documents when `docs` was read, else its own line
+        of ``docs.jsonl`` (memory-mapped: one read, not the corpus)."""
+        n = self.n_docs
+        if not -n <= row < n:
+            raise IndexError(f"document row {row} out of range 0..{n - 1}")
+        row = int(row) % n
+        if "docs" in self.__dict__:
+            return self.docs[row]
+        path = self.path / DOCS
+        try:
+            with reading(path):
+                if self._lines is None:
+                    lines = LineFile(path)
+                    if len(lines) != n:  # blank lines or damage: read it the usual way
+                        return self.docs[row]
+                    self._lines = lines
+                obj = json.loads(self._lines.line(row))
+                doc = Document(
+                    id=str(obj["id"]), text=obj.get("text", ""), title=obj.get("title", "")
+                )
+        except DamagedFile as exc:
+            raise damaged(self.path, self.manifest, exc) from None
+        return doc
 
     def _count_mismatch(self, part: str, count: int) -> DamagedFile:
         """A part holds `count` documents, not the manifest's n_docs: when the part matched its
@@ -568,7 +594,6 @@ class IndexPassages(Sequence[str]):
     def __init__(self, index: Index) -> None:
         self._index = index
         self._texts: list[str] | None = None
-        self._lines: LineFile | None = None
 
     def _all(self) -> list[str]:
         if self._texts is None:
@@ -580,19 +605,7 @@ class IndexPassages(Sequence[str]):
             self._all()
         if self._texts is not None:
             return self._texts[i]
-        path = self._index.path / DOCS
-        try:
-            with reading(path):
-                if self._lines is None:
-                    lines = LineFile(path)
-                    if len(lines) != self._index.n_docs:  # blank lines: read it the usual way
-                        return self._all()[i]
-                    self._lines = lines
-                row = json.loads(self._lines.line(i))
-                title, text = row.get("title", ""), row.get("text", "")
-        except DamagedFile as exc:
-            raise damaged(self._index.path, self._index.manifest, exc) from None
-        return Document(id=str(row["id"]), text=text, title=title).full_text
+        return self._index.document(i).full_text
 
     def __len__(self) -> int:
         return self._index.n_docs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,8 +38,9 @@ class Ranking:
             self.logical_form,
         )
 
-    def hits(self, doc_ids: list[str]) -> list[dict[str, Any]]:
-        """JSON-friendly hits: rank, id, score and per-part evidence."""
+    def hits(self, doc_ids: Sequence[str] | Mapping[int, str]) -> list[dict[str, Any]]:
+        """JSON-friendly hits: rank, id, score and per-part evidence (``doc_ids``: the id of
+        each row, all of them or those of the hits)."""
         r = self.valid()
         out = []
         for rank, (row, score) in enumerate(zip(r.doc_idx, r.scores, strict=True), start=1):

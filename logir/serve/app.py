@@ -90,9 +90,10 @@ class Engine:
         self.lock = threading.Lock()
         self.default_retriever = self.searcher.default_retriever
         self.retrievers = self.searcher.retrievers
-        # read the documents and load the natural-language reader now (the default scorer is
-        # loaded by the Searcher), so that no request pays for them
-        _ = index.docs
+        # find where each document's line starts and load the natural-language reader now (the
+        # default scorer is loaded by the Searcher), so that no request pays for them; a hit's
+        # document is read when it is returned, never the whole corpus
+        index.document(0)
         read("warm up the reader", "natural")
         self.worker = Worker("logir-search", max_waiting=limits.max_waiting)
         weakref.finalize(self, self.worker.close)  # the thread ends with the engine

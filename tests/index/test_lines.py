@@ -34,3 +34,16 @@ def test_index_passages_are_read_without_loading_the_documents(tmp_path: Path) -
     assert list(passages[3:6]) == corpus_texts(docs[3:6])
     with pytest.raises(IndexError):
         passages[30]
+
+
+def test_a_search_reads_only_its_hits_documents(tmp_path: Path) -> None:
+    from logir.logic import get_composer
+    from logir.search import search_hits
+
+    docs = [Document(f"d{i}", f"alpha beta number {i}", f"T{i}") for i in range(20)]
+    docs[7] = Document("d7", "gamma delta", "Seven")
+    index = open_index(build_index(docs, tmp_path / "idx", retrievers=("bm25",)))
+    _, hits = search_hits(index, index.scorer("bm25"), get_composer("flat"), "gamma", 3)
+    assert [(h["id"], h["title"], h["snippet"]) for h in hits][0] == ("d7", "Seven", "gamma delta")
+    assert "docs" not in index.__dict__
+    assert index.document(-1) == docs[-1] and index.document(3) == docs[3]
