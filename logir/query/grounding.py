@@ -10,7 +10,9 @@ words of both texts after the same light normalisation:
   (``deck``, ``building``);
 - content words: every word but a short list of function words (:data:`FUNCTION_WORDS`:
   articles, prepositions, pronouns, auxiliaries, question and negation words);
-- each term needs at least one content word that the question holds;
+- each term needs at least :data:`MIN_TERM_SHARE` of its distinct content words from the question
+  (so at least one: "NZ birds" passes for "birds of New Zealand", "vaccine studies on mice" does
+  not for "vaccines approved in 2021");
 - and at least :data:`MIN_SHARE` of the form's distinct content words must be the question's
   (a few added words, "studies" or a synonym, are tolerated; a form mostly of other words is not).
 
@@ -24,10 +26,20 @@ from collections.abc import Iterable
 
 from logir.query.ast import Query, terms
 
-__all__ = ["FUNCTION_WORDS", "MIN_SHARE", "check_grounding", "content_words", "word_forms"]
+__all__ = [
+    "FUNCTION_WORDS",
+    "MIN_SHARE",
+    "MIN_TERM_SHARE",
+    "check_grounding",
+    "content_words",
+    "word_forms",
+]
 
 MIN_SHARE = 0.6
 """Least share of a form's distinct content words that must come from the question."""
+
+MIN_TERM_SHARE = 0.5
+"""Least share of each term's distinct content words that must come from the question."""
 
 _FUNCTION_WORDS = """a an the and or but nor not no of in on at to for from by with without about
     as into onto
@@ -91,7 +103,12 @@ def _grounded(part: str, whole: str, known: set[str]) -> bool:
     return bool(word_forms(part) & known or word_forms(whole) & known)
 
 
-def check_grounding(question: str, query: Query, min_share: float = MIN_SHARE) -> str | None:
+def check_grounding(
+    question: str,
+    query: Query,
+    min_share: float = MIN_SHARE,
+    min_term_share: float = MIN_TERM_SHARE,
+) -> str | None:
     """None when ``query``'s terms are grounded in ``question`` (see the module docstring),
     else why not, naming the terms and words that are not."""
     known = content_words(question)
@@ -107,6 +124,12 @@ def check_grounding(question: str, query: Query, min_share: float = MIN_SHARE) -
             total[part] = total.get(part, False) or ok
         if not any(marks):
             problems.append(f"term {term!r} has no content word of the question")
+        elif sum(marks) / len(marks) < min_term_share:
+            missing = ", ".join(p for (p, _), ok in zip(units, marks, strict=True) if not ok)
+            problems.append(
+                f"term {term!r} has {sum(marks)} of {len(marks)} content words from the question "
+                f"(at least {min_term_share:.0%} must be; not in it: {missing})"
+            )
     if total:
         share = sum(total.values()) / len(total)
         if share < min_share:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from logir.errors import LogirError
 from logir.query.ast import Query, terms
-from logir.query.grounding import MIN_SHARE, check_grounding
+from logir.query.grounding import check_grounding
 from logir.query.syntax import QuerySyntaxError, parse
 
 if TYPE_CHECKING:
@@ -157,8 +157,8 @@ SEED = 0
 """The sampling seed sent with every decomposition request (with temperature 0)."""
 
 DECISION_VERSION = 1
-"""Bumped when the prompt, the validation or the grounding rule change what a cached decision
-means."""
+"""Bumped when the prompt or the validation change what a cached decision means (a cached form
+is judged for grounding on every read, so the grounding rule may change without a bump)."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +230,6 @@ def _decision_key(question: str, client: ChatClient, max_repairs: int, json_mode
             "max_tokens": client.answer_tokens(LOGICAL_FORM_TOKENS),
             "temperature": 0.0,
             "seed": SEED,
-            "min_share": MIN_SHARE,
         }
     )
 
@@ -245,18 +244,30 @@ def _rules(question: str, kind: str, reason: str, cached: bool) -> LLMDecomposit
     return LLMDecomposition(dec.query, "natural", spans, notes, reason, cues, kind, cached)
 
 
-def _cached(question: str, record: dict[str, Any]) -> LLMDecomposition | None:
-    """The decision a cache record holds, or None when it is not a readable one."""
-    if record.get("decision") == "llm" and isinstance(record.get("logical_form"), str):
+def _judged(question: str, q: Query, cached: bool, fallback: bool) -> LLMDecomposition:
+    """The LLM's parsed form ``q`` used, or the rules when it is not grounded."""
+    why = rejection(question, q)
+    if why is None:
+        return LLMDecomposition(q, "llm", term_spans(question, q), from_cache=cached)
+    if not fallback:
+        raise LogirError(why)
+    return _rules(question, "ungrounded", why, cached)
+
+
+def _cached(question: str, record: dict[str, Any], fallback: bool) -> LLMDecomposition | None:
+    """The decision a cache record holds (a form is judged again, so a change of the grounding
+    rule applies to cached answers too), or None when it is not a readable one."""
+    form = record.get("logical_form")
+    if record.get("decision") in ("form", "llm") and isinstance(form, str):
         try:
-            q = parse(record["logical_form"])
+            q = parse(form)
         except QuerySyntaxError:
             return None
-        return LLMDecomposition(q, "llm", term_spans(question, q), from_cache=True)
-    kind, reason = record.get("kind"), record.get("reason")
-    if record.get("decision") == "rules" and kind in FALLBACK_KINDS and isinstance(reason, str):
-        return _rules(question, kind, reason, True)
-    return None
+        return _judged(question, q, True, fallback)
+    reason, kind = record.get("reason"), record.get("kind")
+    if record.get("decision") == "rules" and kind == "unusable" and isinstance(reason, str):
+        return _rules(question, "unusable", reason, True) if fallback else None
+    return None  # a record without the form (an older one): ask (the answer cache may hold it)
 
 
 def decompose_llm(
@@ -275,10 +286,10 @@ def decompose_llm(
     error, timeout) from an answer that was unusable or not grounded; with ``fallback=False``
     the error propagates (LLMError, LLMOutputError, or LogirError for an ungrounded form).
 
-    Every decision the endpoint answered for (used, unusable, not grounded) is kept in the
-    client's cache, so asking again makes no request and gives the same result; an endpoint
-    failure, or a request that did not fit the server's context, is not kept, so a later call
-    asks again.
+    What the endpoint answered is kept in the client's cache as a decision (the parsed form,
+    judged for grounding again on every read, or "unusable" with the reason), so asking again
+    makes no request and gives the same result; an endpoint failure, or a request that did not
+    fit the server's context, is not kept, so a later call asks again.
     """
     from logir.llm import LLMContextError, LLMError, LLMOutputError
 
@@ -290,8 +301,8 @@ def decompose_llm(
     key = _decision_key(question, client, max_repairs, json_mode) if cache is not None else None
     if cache is not None and key is not None:
         record = cache.get(key)
-        found = _cached(question, record) if record is not None else None
-        if found is not None and (fallback or found.fallback is None):
+        found = _cached(question, record, fallback) if record is not None else None
+        if found is not None:
             client.usage.add(cache_hits=1)
             return found
     try:
@@ -308,7 +319,10 @@ def decompose_llm(
     except LLMOutputError as exc:
         if not fallback:
             raise
-        kind, reason = "unusable", f"the LLM's answer was unusable ({' '.join(str(exc).split())})"
+        reason = f"the LLM's answer was unusable ({' '.join(str(exc).split())})"
+        if cache is not None and key is not None:
+            cache.put(key, {"decision": "rules", "kind": "unusable", "reason": reason})
+        return _rules(question, "unusable", reason, False)
     except LLMContextError as exc:  # not sent: the endpoint did not fail
         if not fallback:
             raise
@@ -319,15 +333,6 @@ def decompose_llm(
             raise
         reason = "the LLM endpoint failed: " + " ".join(str(exc).split())
         return _rules(question, "endpoint", reason, False)
-    else:
-        why = rejection(question, q)
-        if why is None:
-            if cache is not None and key is not None:
-                cache.put(key, {"decision": "llm", "logical_form": str(q)})
-            return LLMDecomposition(q, "llm", term_spans(question, q))
-        if not fallback:
-            raise LogirError(why)
-        kind, reason = "ungrounded", why
-    if cache is not None and key is not None:
-        cache.put(key, {"decision": "rules", "kind": kind, "reason": reason})
-    return _rules(question, kind, reason, False)
+    if cache is not None and key is not None:  # the form is judged anew on every read
+        cache.put(key, {"decision": "form", "logical_form": str(q)})
+    return _judged(question, q, False, fallback)

@@ -43,10 +43,22 @@ def test_each_term_needs_a_word_of_the_question() -> None:
     assert check_grounding("x", parse('"the"')) == "term 'the' has no content word"
 
 
+def test_each_term_needs_half_its_words_from_the_question() -> None:
+    question = "vaccines approved in 2021 but not mRNA ones"
+    form = parse('"vaccines approved in 2021" AND NOT "vaccine studies on mice"')
+    why = check_grounding(question, form)
+    assert why == (
+        "term 'vaccine studies on mice' has 1 of 3 content words from the question (at least "
+        "50% must be; not in it: studies, mice)"
+    )
+    assert check_grounding(question, parse('"vaccines" AND NOT "mRNA shots"')) is None
+
+
 def test_most_words_must_come_from_the_question() -> None:
-    why = check_grounding(NOLAN, parse('"Nolan thriller heist dream"'))
-    assert why is not None and "1 of 4 content words" in why and "thriller" in why
-    assert check_grounding(NOLAN, parse('"Nolan thriller heist dream"'), min_share=0.25) is None
+    form = parse('"films by Nolan" OR "Nolan thriller heist dream"')
+    why = check_grounding(NOLAN, form, min_term_share=0.25)
+    assert why is not None and "2 of 5 content words of the form" in why and "thriller" in why
+    assert check_grounding(NOLAN, form, min_share=0.4, min_term_share=0.25) is None
 
 
 def test_normalisation() -> None:

@@ -197,3 +197,18 @@ def test_a_prompt_over_the_context_is_not_an_endpoint_failure(tmp_path: Path) ->
     assert srv.requests == [] and d.fallback_kind == "context" and not again.from_cache
     assert d.fallback is not None and d.fallback.startswith("the request did not fit the LLM's")
     assert "endpoint failed" not in d.fallback
+
+
+def test_a_cached_form_is_judged_again_on_every_read(tmp_path: Path) -> None:
+    with FakeLLMServer(GOOD) as srv, client_for(srv.base_url, tmp_path) as client:
+        assert decompose_llm(QUESTION, client).mode_used == "llm"
+        records = [p for p in (tmp_path / "cache").rglob("*.json") if '"decision"' in p.read_text()]
+        assert len(records) == 1
+        record = json.loads(records[0].read_text())
+        form = str(parse(json.loads(GOOD)["logical_form"]))
+        assert record == {"decision": "form", "logical_form": form}
+        record["logical_form"] = '"garden plants of Asia" AND NOT "jazz trumpeters"'
+        records[0].write_text(json.dumps(record))
+        d = decompose_llm(QUESTION, client)
+    assert len(srv.requests) == 1 and d.from_cache and d.fallback_kind == "ungrounded"
+    assert "term 'jazz trumpeters' has no content word of the question" in (d.fallback or "")
