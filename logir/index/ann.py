@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from logir.errors import LogirError
+from logir.errors import LogirError, shorten
 from logir.index.integrity import DamagedFile, reading
 
 ANN_FILE = "ann.faiss"
@@ -64,21 +64,27 @@ def parse_ann(spec: str) -> AnnSpec:
     """``KIND[,key=value...]`` as an :class:`AnnSpec`; a LogirError names what is wrong."""
     kind, *pairs = [p.strip() for p in str(spec).split(",")]
     if kind not in KINDS:
-        raise LogirError(f"unknown --ann kind {kind!r} in {spec!r}; known: {', '.join(KINDS)}")
+        known = ", ".join(KINDS)
+        raise LogirError(
+            f"unknown --ann kind {shorten(kind)!r} in {shorten(str(spec))!r}; known: {known}"
+        )
     bounds = BOUNDS[kind]
     params: dict[str, int] = {}
     for pair in pairs:
         key, eq, raw = pair.partition("=")
         if key not in bounds:
             known = ", ".join(bounds) or "none"
-            raise LogirError(f"--ann {kind}: unknown parameter {key!r}; known: {known}")
-        if not eq or not raw.strip().isdigit():
-            raise LogirError(f"--ann {kind}: {key} needs a whole number, got {raw!r}")
+            raise LogirError(f"--ann {kind}: unknown parameter {shorten(key)!r}; known: {known}")
+        if key in params:
+            raise LogirError(f"--ann {kind}: {key} is given twice")
+        digits = raw.strip()
+        if not eq or not (digits.isascii() and digits.isdigit()):  # not "²" nor "١"
+            raise LogirError(f"--ann {kind}: {key} needs a whole number, got {shorten(raw)!r}")
         lo, hi = bounds[key]
-        value = int(raw)
-        if not lo <= value <= hi:
-            raise LogirError(f"--ann {kind}: {key}={value} is outside {lo}..{hi}")
-        params[key] = value
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > len(str(hi)) or not lo <= int(digits) <= hi:  # no int of 5000 digits
+            raise LogirError(f"--ann {kind}: {key}={shorten(digits)} is outside {lo}..{hi}")
+        params[key] = int(digits)
     return AnnSpec(kind, params)
 
 

@@ -44,9 +44,14 @@ def test_parse_and_bounds() -> None:
         ("hnsw,M=x", "whole number"),
         ("ivf,nlist", "whole number"),
         ("none,M=4", "known: none"),
+        ("hnsw,M=\u00b2", "whole number"),  # a digit to str.isdigit, not to int()
+        ("hnsw,M=" + "9" * 5000, "outside 4..128"),  # past int()'s 4300 digits
+        ("hnsw,M=0000000000000000000000000008,efSearch=" + "9" * 40, "outside 16..4096"),
+        ("hnsw,M=8,M=16", "M is given twice"),
     ]:
         with pytest.raises(LogirError, match=what):
             parse_ann(bad)
+    assert parse_ann("hnsw,M=0000000000000000000000000008").params == {"M": 8}
 
 
 def test_auto_is_exact_below_the_threshold() -> None:
