@@ -117,3 +117,32 @@ def test_parse_llm_rejects_an_ungrounded_form_and_caches_the_decision(capsys, mo
     payload = json.loads(js)
     assert payload["mode"] == "natural" and "not grounded" in payload["fallback"]
     assert payload["llm_usage"]["requests"] == 0
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--llm-max-tokens", "99999999999"),
+        ("--llm-context", "99999999999"),
+        ("--llm-concurrency", "100000000"),
+        ("--llm-retries", "100000000"),
+        ("--llm-timeout", "inf"),
+    ],
+)
+def test_llm_options_are_bounded(capsys, monkeypatch, flag: str, value: str) -> None:
+    code, out, err = run(
+        capsys, monkeypatch, "parse", QUESTION, "--llm", "--llm-base-url", closed_url(), flag, value
+    )
+    assert code == 2 and not out
+    assert err.startswith("error:") and flag in err and "less than or equal" in err
+
+
+def test_llm_config_refuses_values_past_its_bounds() -> None:
+    from logir.errors import LogirError
+    from logir.llm.client import LLMConfig
+
+    for field in ("max_tokens", "context", "concurrency", "max_retries", "timeout"):
+        with pytest.raises(LogirError, match=field.replace("max_retries", "retries")):
+            LLMConfig("http://127.0.0.1:9/v1", "m", **{field: 10**12})
+    with pytest.raises(LogirError, match="timeout"):
+        LLMConfig("http://127.0.0.1:9/v1", "m", timeout=float("nan"))

@@ -65,6 +65,16 @@ DEFAULT_MAX_TOKENS = 1024
 """Answer tokens of a request whose task gives no size of its own."""
 CONNECT_TIMEOUT = 10.0
 """Seconds to open a connection, whatever the read timeout."""
+MAX_TIMEOUT = 86_400.0
+"""Longest read timeout one may give (a day; a local one-slot server gets none by default)."""
+MAX_RETRIES = 100
+"""Most retries of one request (each waits up to MAX_DELAY)."""
+MAX_CONCURRENCY = 256
+"""Most requests in flight at once (each is a worker thread and a connection)."""
+MAX_ANSWER_TOKENS = 1 << 17
+"""Most answer tokens one request may ask for (``--llm-max-tokens``)."""
+MAX_CONTEXT = 1 << 24
+"""Largest server context one may state, in tokens (``--llm-context``)."""
 
 
 def default_cache_dir() -> Path:
@@ -105,18 +115,28 @@ class LLMConfig:
             raise LogirError(f"LLM base_url {self.base_url!r} must start with http:// or https://")
         if not self.model:
             raise LogirError("LLM model name is empty")
-        if self.timeout is not None and self.timeout <= 0:
-            raise LogirError(f"LLM timeout must be > 0 seconds, got {self.timeout}")
-        if self.max_retries < 0:
-            raise LogirError(f"LLM max_retries must be >= 0, got {self.max_retries}")
+        if self.timeout is not None and not 0 < self.timeout <= MAX_TIMEOUT:  # nan too
+            raise LogirError(
+                f"LLM timeout must be > 0 and at most {MAX_TIMEOUT:g} seconds, got {self.timeout}"
+            )
+        if not 0 <= self.max_retries <= MAX_RETRIES:
+            raise LogirError(
+                f"LLM max_retries must be from 0 to {MAX_RETRIES}, got {self.max_retries}"
+            )
         if self.backoff < 0:
             raise LogirError(f"LLM backoff must be >= 0, got {self.backoff}")
-        if self.concurrency is not None and self.concurrency < 1:
-            raise LogirError(f"LLM concurrency must be >= 1, got {self.concurrency}")
-        if self.max_tokens is not None and self.max_tokens < 1:
-            raise LogirError(f"LLM max_tokens must be >= 1, got {self.max_tokens}")
-        if self.context is not None and self.context < 2:
-            raise LogirError(f"LLM context must be >= 2 tokens, got {self.context}")
+        if self.concurrency is not None and not 1 <= self.concurrency <= MAX_CONCURRENCY:
+            raise LogirError(
+                f"LLM concurrency must be from 1 to {MAX_CONCURRENCY}, got {self.concurrency}"
+            )
+        if self.max_tokens is not None and not 1 <= self.max_tokens <= MAX_ANSWER_TOKENS:
+            raise LogirError(
+                f"LLM max_tokens must be from 1 to {MAX_ANSWER_TOKENS}, got {self.max_tokens}"
+            )
+        if self.context is not None and not 2 <= self.context <= MAX_CONTEXT:
+            raise LogirError(
+                f"LLM context must be from 2 to {MAX_CONTEXT} tokens, got {self.context}"
+            )
         if self.cache_dir is not None and not isinstance(self.cache_dir, Path):
             object.__setattr__(self, "cache_dir", Path(self.cache_dir))
 

@@ -28,7 +28,14 @@ from typing import Annotated, Any
 import typer
 
 from logir.errors import LogirError
-from logir.llm.client import LLMConfig
+from logir.llm.client import (
+    MAX_ANSWER_TOKENS,
+    MAX_CONCURRENCY,
+    MAX_CONTEXT,
+    MAX_RETRIES,
+    MAX_TIMEOUT,
+    LLMConfig,
+)
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
@@ -87,6 +94,7 @@ LLMTimeoutOpt = Annotated[
         "--llm-timeout",
         help="Seconds per request [default: 60; none for a local llama.cpp server].",
         min=0.001,
+        max=MAX_TIMEOUT,
         rich_help_panel=PANEL,
         show_default=False,
     ),
@@ -97,6 +105,7 @@ LLMRetriesOpt = Annotated[
         "--llm-retries",
         help="Retries on 429, 5xx, timeouts and dropped connections.",
         min=0,
+        max=MAX_RETRIES,
         rich_help_panel=PANEL,
     ),
 ]
@@ -106,6 +115,7 @@ LLMConcurrencyOpt = Annotated[
         "--llm-concurrency",
         help="Requests in flight at once [default: the server's slots where it says, else 4].",
         min=1,
+        max=MAX_CONCURRENCY,
         rich_help_panel=PANEL,
         show_default=False,
     ),
@@ -125,6 +135,7 @@ LLMMaxTokensOpt = Annotated[
         "--llm-max-tokens",
         help="Answer tokens per request, for every task [default: sized to each task's answer].",
         min=1,
+        max=MAX_ANSWER_TOKENS,
         rich_help_panel=PANEL,
         show_default=False,
     ),
@@ -137,6 +148,7 @@ LLMContextOpt = Annotated[
         help="The server's context size in tokens [default: asked of the server]; a request "
         "whose prompt and answer cannot fit is not sent.",
         min=2,
+        max=MAX_CONTEXT,
         rich_help_panel=PANEL,
         show_default=False,
     ),
