@@ -66,10 +66,10 @@ def ray_tasks(address: str | None) -> Any:
 def ray_sharding(address: str | None, shards: int) -> Callable[[Scorer], Scorer] | None:
     """What a built scorer becomes with ``--ray``: cut into ``shards`` served by Ray actors
     (after joining or starting the cluster); None without ``--ray``."""
+    if not 1 <= shards <= MAX_SHARDS:  # with or without --ray: a bad value is never ignored
+        raise LogirError(f"--shards must be from 1 to {MAX_SHARDS}, got {shards}")
     if address is None:
         return None
-    if shards > MAX_SHARDS:
-        raise LogirError(f"--shards must be from 1 to {MAX_SHARDS}, got {shards}")
     if not looks_like_address(address):
         raise LogirError(f"--ray: {address!r} is not a Ray address (auto, HOST:PORT, ray://...)")
     from logir.index.rayshards import RayShards, connect

@@ -8,6 +8,7 @@ is the optional ``ray`` extra, imported only here.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +39,8 @@ def connect(address: str = LOCAL, num_cpus: int | None = None) -> None:
     # the workers import logir as this process does (a source checkout included)
     path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), _source_root()) if p)
     kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": path}}
+    if address != LOCAL:
+        _check_reachable(address)
     try:
         if address == LOCAL:
             ray.init(num_cpus=num_cpus, **kwargs)
@@ -45,6 +48,23 @@ def connect(address: str = LOCAL, num_cpus: int | None = None) -> None:
             ray.init(address=address, **kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise LogirError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse a ``HOST:PORT`` (or ``ray://HOST:PORT``) where nothing answers, at once: Ray
+    itself keeps retrying an unreachable cluster for minutes before it gives up."""
+    hostport = address.removeprefix("ray://")
+    host, colon, port = hostport.rpartition(":")
+    if not colon:  # "auto": Ray finds the address itself
+        return
+    ok = port.isascii() and port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536
+    if not ok or not host:
+        raise LogirError(f"--ray: {address!r} is not a Ray address (auto, HOST:PORT, ray://...)")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise LogirError(f"cannot reach the Ray cluster at {address!r}: {reason}") from None
 
 
 def _source_root() -> str:

@@ -162,6 +162,8 @@ def test_bare_ray_option_gets_the_local_address() -> None:
     assert ray_default(["eval", "--ray", "auto", "demo"]) == ["eval", "--ray", "auto", "demo"]
     assert ray_default(["eval", "--ray", "10.0.0.1:6379"])[-1] == "10.0.0.1:6379"
     assert ray_sharding(None, 4) is None
+    with pytest.raises(LogirError, match="--shards must be from 1 to 1024, got 5000"):
+        ray_sharding(None, 5000)  # a bad value is refused even without --ray
     with pytest.raises(LogirError, match="not a Ray address"):
         ray_sharding("nowhere", 4)
 
@@ -184,3 +186,21 @@ def test_ray_actor_shards_equal_the_whole_index() -> None:
             np.testing.assert_allclose(c_sc, w_sc, atol=1e-5)
     finally:
         ray.shutdown()
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_unreachable_ray_address_is_refused_before_ray_tries(monkeypatch, scheme) -> None:
+    pytest.importorskip("ray")
+    from logir.index import rayshards
+    from tests.ports import free_port
+
+    ray = rayshards.ray_module()
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    tried: list[object] = []
+    monkeypatch.setattr(ray, "init", lambda *a, **k: tried.append(k))  # Ray waits for minutes
+    address = f"{scheme}127.0.0.1:{free_port()}"
+    with pytest.raises(LogirError, match=f"cannot reach the Ray cluster at '{address}'"):
+        rayshards.connect(address)
+    with pytest.raises(LogirError, match="not a Ray address"):
+        rayshards.connect("127.0.0.1:" + "9" * 5000)
+    assert tried == []
