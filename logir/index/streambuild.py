@@ -113,7 +113,7 @@ def build_bm25_index(
         try:
             ids, sha = _write_docs(corpus, work / (DOCS + ".part"), progress)
             kept = carried_parts(out, MANIFEST, DOCS, ids, sha, ["bm25"]) if keep else {}
-        except LogirError:
+        except (LogirError, OSError):  # a bad corpus, or one missing or unreadable
             if not any((work / SHARDS).glob("*")):  # nothing worth keeping for a next run
                 shutil.rmtree(work, ignore_errors=True)
             raise

@@ -136,6 +136,9 @@ def test_bad_corpora_are_refused_with_the_messages_of_any_build(tmp_path: Path) 
     with pytest.raises(LogirError, match="b.jsonl:2: duplicate document id 'a'"):
         build_bm25_index(_corpus(tmp_path / "b.jsonl", dup), tmp_path / "y")
     assert not work_folder(tmp_path / "x").exists() and not work_folder(tmp_path / "y").exists()
+    with pytest.raises(FileNotFoundError):  # the CLI says "...: no such file or directory"
+        build_bm25_index(tmp_path / "missing.jsonl", tmp_path / "w")
+    assert not work_folder(tmp_path / "w").exists()
     with pytest.raises(LogirError, match="shard size must be at least 1"):
         build_bm25_index(_corpus(tmp_path / "c.jsonl", _docs(3)), tmp_path / "z", shard_size=0)
 
