@@ -177,7 +177,24 @@ class AnnIndex:
         if self.spec.kind == "hnsw":
             self._index.hnsw.efSearch = max(self.spec.params["efSearch"], k)
         _, idx = self._index.search(q, k)
-        return np.asarray(idx, dtype=np.int64)
+        idx = np.asarray(idx, dtype=np.int64)
+        if self.spec.kind == "ivf":
+            idx = self._widen(q, k, idx)
+        return idx
+
+    def _widen(self, q: np.ndarray, k: int, idx: np.ndarray) -> np.ndarray:
+        """IVF rows whose probed cells held fewer than ``k`` documents searched again with twice
+        the cells, until full or every cell is probed (a small corpus has small cells: with
+        ``nprobe`` 1, a top-10 could come back with 3 documents)."""
+        nprobe, nlist = self.spec.params["nprobe"], self.spec.params["nlist"]
+        short = np.flatnonzero((idx < 0).any(axis=1))
+        while len(short) and nprobe < nlist:
+            nprobe = min(nlist, 2 * nprobe)
+            params = _faiss().SearchParametersIVF(nprobe=nprobe)
+            _, found = self._index.search(np.ascontiguousarray(q[short]), k, params=params)
+            idx[short] = found
+            short = short[(idx[short] < 0).any(axis=1)]
+        return idx
 
     def describe(self) -> dict[str, Any]:
         """What the index manifest records: the kind, every parameter, the faiss version."""

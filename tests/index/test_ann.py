@@ -91,6 +91,17 @@ def test_exhaustive_ivf_equals_exact_search() -> None:
     np.testing.assert_allclose(a_val, e_val, atol=1e-5)
 
 
+def test_ivf_probes_more_cells_when_its_cells_hold_fewer_than_k() -> None:
+    emb = _clustered(60)
+    scorer = DenseScorer(emb).with_ann(parse_ann("ivf,nlist=12,nprobe=1"))
+    assert scorer.ann is not None
+    proposed = scorer.ann.candidates(_queries(emb, 5), 40)
+    assert (proposed >= 0).all()  # 40 documents each, though one cell holds about 5
+    assert scorer.ann.spec.params["nprobe"] == 1  # the index's own setting is unchanged
+    idx, val = scorer.search_vectors(_queries(emb, 5), 40)
+    assert (idx >= 0).all() and np.isfinite(val).all()
+
+
 def test_batch_searches_through_the_ann_index() -> None:
     emb = _clustered(500)
     scorer = DenseScorer(emb).with_ann(parse_ann("ivf,nlist=10,nprobe=1"))
@@ -98,10 +109,13 @@ def test_batch_searches_through_the_ann_index() -> None:
     scorer._queries.update({f"t{i}": v for i, v in enumerate(vectors)})  # no encoder needed
     texts = ["t0", "t1", "t2"]
     batch = prepare(scorer, texts)
+    assert scorer.ann is not None
+    asked: list[int] = []
+    propose = scorer.ann.candidates
+    scorer.ann.candidates = lambda q, k: asked.append(k) or propose(q, k)  # type: ignore[method-assign]
     idx, val = batch.search(40)
+    assert asked == [40]  # the batch's top-k came from the ANN index
     assert (idx, val)[0].tolist() == scorer.search_vectors(vectors, 40)[0].tolist()
-    # one probed cell holds fewer than 40 documents: an exact search would fill every row
-    assert (idx < 0).any()
     rows = np.sort(idx[0][idx[0] >= 0])
     np.testing.assert_allclose(batch.score(slice(0, 1), rows)[0], emb[rows] @ vectors[0], atol=1e-5)
 
