@@ -264,6 +264,11 @@ def index_cmd(
     if unknown:
         known = ", ".join(RETRIEVERS)
         raise LogirError(f"unknown retriever {shorten(sorted(unknown)[0])!r}; known: {known}")
+    if ann != "auto" and "dense" not in retrievers:
+        raise LogirError(
+            f"--ann {shorten(ann)!r} sets dense's search, and this build has no dense "
+            f"(-r {' -r '.join(retrievers)})"
+        )
     bm25 = bm25_params(bm25_k1, bm25_b)
     if shard_size < 1:
         raise LogirError(f"--shard-size must be at least 1, got {shard_size}")

@@ -179,3 +179,16 @@ def test_cli_refuses_a_bad_ann_spec_before_reading_the_corpus(tmp_path) -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["error: --ann hnsw: M=999 is outside 4..128"]
+
+
+def test_cli_refuses_an_ann_for_a_build_without_dense(tmp_path) -> None:
+    from tests.clirun import logir
+
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"_id": "a", "text": "alpha beta"}\n', encoding="utf-8")
+    proc = logir("index", str(corpus), "--out", str(tmp_path / "ix"), "-r", "bm25", "--ann", "hnsw")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "error: --ann 'hnsw' sets dense's search, and this build has no dense (-r bm25)"
+    ]
+    assert not (tmp_path / "ix").exists()
