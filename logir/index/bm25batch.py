@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
-import scipy.sparse as sp
 
 from logir.errors import LogirError
 from logir.index.base import sparse_row_topk
 from logir.index.bm25kernels import (
+    Postings,
     add_at_rows,
     add_postings,
     posting_sums,
@@ -48,7 +48,7 @@ class BM25Batch:
 
     def __init__(
         self,
-        postings: sp.csr_matrix,
+        postings: Postings,
         ids: list[np.ndarray],
         offsets: np.ndarray,
         sorted_postings: Callable[[], bool],

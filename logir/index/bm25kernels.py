@@ -15,7 +15,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from logir.index.base import sorted_unique, sparse_row_topk
+from logir.index.bm25compact import CompactPostings
 from logir.index.scratch import scratch
+
+#: posting lists: bm25s's scores as a CSR matrix, or a compact index's lists
+Postings = sp.csr_matrix | CompactPostings
+
+
+def posting(postings: Postings, t: int) -> tuple[np.ndarray, np.ndarray]:
+    """Token ``t``'s documents and its BM25 contribution to each (views for a CSR matrix)."""
+    if isinstance(postings, CompactPostings):
+        return postings.posting(t)
+    lo, hi = postings.indptr[t], postings.indptr[t + 1]
+    return postings.indices[lo:hi], postings.data[lo:hi]
 
 
 def token_ids(
@@ -29,7 +41,7 @@ def token_ids(
     return out
 
 
-def posting_sums(postings: sp.csr_matrix, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def posting_sums(postings: Postings, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Documents holding a token of ``ids`` and their BM25 sums without the non-occurrence
     constant, in no particular order.
 
@@ -38,19 +50,17 @@ def posting_sums(postings: sp.csr_matrix, ids: np.ndarray) -> tuple[np.ndarray, 
     """
     p = postings
     if len(ids) == 1:
-        lo, hi = p.indptr[ids[0]], p.indptr[ids[0] + 1]
-        return p.indices[lo:hi], p.data[lo:hi]
+        return posting(p, ids[0])
     if not len(ids):
         return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
     acc, seen = scratch(p.shape[1])
     parts: list[np.ndarray] = []
     try:
         for t in ids:
-            lo, hi = p.indptr[t], p.indptr[t + 1]
-            docs = p.indices[lo:hi]
+            docs, data = posting(p, t)
             parts.append(docs[~seen[docs]])
             seen[parts[-1]] = True
-            acc[docs] += p.data[lo:hi]  # a token's documents are distinct: one add each
+            acc[docs] += data  # a token's documents are distinct: one add each
         docs = np.concatenate(parts)
         return docs, acc[docs]
     finally:
@@ -59,7 +69,7 @@ def posting_sums(postings: sp.csr_matrix, ids: np.ndarray) -> tuple[np.ndarray, 
             seen[part] = False
 
 
-def add_postings(postings: sp.csr_matrix, ids: np.ndarray, acc: np.ndarray) -> np.ndarray:
+def add_postings(postings: Postings, ids: np.ndarray, acc: np.ndarray) -> np.ndarray:
     """Add the posting lists of ``ids`` to ``acc`` (all zero where they touch), in token order:
     the float32 sums :func:`posting_sums` builds. Returns every document touched, once per token
     that holds it (on an error, ``acc`` is zeroed again before it propagates)."""
@@ -67,9 +77,9 @@ def add_postings(postings: sp.csr_matrix, ids: np.ndarray, acc: np.ndarray) -> n
     parts: list[np.ndarray] = []
     try:
         for t in ids:
-            lo, hi = p.indptr[t], p.indptr[t + 1]
-            parts.append(p.indices[lo:hi])
-            acc[parts[-1]] += p.data[lo:hi]  # a token's documents are distinct: one add each
+            docs, data = posting(p, t)
+            parts.append(docs)
+            acc[docs] += data  # a token's documents are distinct: one add each
     except BaseException:
         for docs in parts:
             acc[docs] = 0.0
@@ -99,9 +109,7 @@ def top_of_sums(
     return sparse_row_topk(docs, acc[docs], k, n_docs)
 
 
-def add_at_rows(
-    postings: sp.csr_matrix, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray
-) -> None:
+def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray) -> None:
     """Add the sums of ``ids`` at rows ``doc_idx`` to ``out`` (all zero), one posting list at a
     time in token order, each binary-searched (every list must be sorted by document).
 
@@ -110,16 +118,15 @@ def add_at_rows(
     """
     p = postings
     for t in ids:
-        lo, hi = p.indptr[t], p.indptr[t + 1]
-        if hi == lo:
+        if p.indptr[t + 1] == p.indptr[t]:
             continue
-        docs = p.indices[lo:hi]
+        docs, data = posting(p, t)
         pos = np.searchsorted(docs, doc_idx)
-        np.minimum(pos, hi - lo - 1, out=pos)
-        out += np.where(docs[pos] == doc_idx, p.data[lo:hi][pos], np.float32(0.0))
+        np.minimum(pos, len(docs) - 1, out=pos)
+        out += np.where(docs[pos] == doc_idx, data[pos], np.float32(0.0))
 
 
-def postings_length(postings: sp.csr_matrix, ids: np.ndarray) -> int:
+def postings_length(postings: Postings, ids: np.ndarray) -> int:
     """The summed length of the posting lists of ``ids``."""
     indptr = postings.indptr
     return sum(int(indptr[t + 1] - indptr[t]) for t in ids)

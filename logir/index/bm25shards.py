@@ -134,7 +134,7 @@ def merge_shards(
         local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
         df += np.bincount(local[shard.terms], minlength=len(vocab))
     avg_len = total_len / n_docs
-    idf = _lucene_idf(df, n_docs)
+    idf = lucene_idf(df, n_docs)
     indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
     np.cumsum(df, out=indptr[1:])
     nnz = int(indptr[-1])
@@ -174,7 +174,7 @@ def merge_shards(
     return n_docs
 
 
-def _lucene_idf(df: np.ndarray, n_docs: int) -> np.ndarray:
+def lucene_idf(df: np.ndarray, n_docs: int) -> np.ndarray:
     """bm25s's lucene idf, ``log(1 + (N - df + 0.5) / (df + 0.5))`` in float64 by ``math.log``
     (as bm25s computes it), stored as float32; one log per distinct document frequency."""
     values, where = np.unique(df, return_inverse=True)

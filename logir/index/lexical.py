@@ -22,6 +22,7 @@ from logir.errors import LogirError
 from logir.index import bm25kernels
 from logir.index.base import NO_PARTS
 from logir.index.bm25batch import BM25Batch
+from logir.index.bm25compact import CompactPostings, is_compact
 from logir.index.bm25s_internals import stopword_set
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
 
@@ -60,18 +61,26 @@ class BM25Scorer:
         self._stemmer = _make_stemmer(self.params.get("stemmer"))
         self._stopwords = stopword_set(self.params.get("stopwords"))
         self._words = _words_of(self.params.get("tokenizer", "two_plus"))
+        self._csr: sp.csr_matrix | None = None
+        if isinstance(retriever, CompactPostings):  # logir's compact format: scores when read
+            self._lists: bm25kernels.Postings = retriever
+            self._n = retriever.shape[1]
+            self._vocab: dict[str, int] = retriever.vocab
+            self._nonocc: np.ndarray | None = None
+            self._sorted_postings: bool | None = True
+            return
         s = retriever.scores
         n = int(s["num_docs"])
         vocab_size = len(s["indptr"]) - 1
         # term -> documents, with the precomputed per-document BM25 contribution
-        self._postings = sp.csr_matrix(
+        self._csr = sp.csr_matrix(
             (s["data"], s["indices"], s["indptr"]), shape=(vocab_size, n), copy=False
         )
+        self._lists = self._csr
         self._n = n
-        self._vocab: dict[str, int] = retriever.vocab_dict
-        nonocc = getattr(retriever, "nonoccurrence_array", None)
-        self._nonocc: np.ndarray | None = nonocc
-        self._sorted_postings: bool | None = None  # see postings_sorted
+        self._vocab = retriever.vocab_dict
+        self._nonocc = getattr(retriever, "nonoccurrence_array", None)
+        self._sorted_postings = None  # see postings_sorted
 
     # -- construction -------------------------------------------------------------------------
 
@@ -115,6 +124,8 @@ class BM25Scorer:
         """Write bm25s's own index files and our parameters into directory `path`."""
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
+        if isinstance(self._bm25, CompactPostings):
+            raise LogirError("a compact BM25 index is written by its build, not saved again")
         self._bm25.save(out, show_progress=False)
         params = {**self.params, "n_docs": self._n}
         (out / PARAMS_FILE).write_text(json.dumps(params, indent=2), encoding="utf-8")
@@ -131,6 +142,8 @@ class BM25Scorer:
             raise DamagedFile(pfile, "is missing (not a logir BM25 index)")
         params = read_json_object(pfile)
         params.pop("n_docs", None)
+        if is_compact(src):
+            return cls(CompactPostings(src, mmap=mmap), params)
         try:
             retriever = bm25s.BM25.load(src, mmap=mmap, show_progress=False)
             return cls(retriever, params)
@@ -166,17 +179,21 @@ class BM25Scorer:
 
     def token_ids(self, texts: list[str]) -> list[np.ndarray]:
         """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
-        return bm25kernels.token_ids(self.tokenize(texts), self._vocab, self._postings.shape[0])
+        return bm25kernels.token_ids(self.tokenize(texts), self._vocab, self._lists.shape[0])
 
     @property
     def postings(self) -> sp.csr_matrix:
-        """Each vocabulary token's BM25 contribution to each document, ``[vocab, n_docs]``."""
-        return self._postings
+        """Each vocabulary token's BM25 contribution to each document, ``[vocab, n_docs]`` (a
+        compact index decodes every list into it once, when first asked)."""
+        if self._csr is None:
+            assert isinstance(self._lists, CompactPostings)
+            self._csr = self._lists.to_csr()
+        return self._csr
 
     @property
     def vocabulary(self) -> list[str]:
         """The indexed tokens by vocabulary id."""
-        out = [""] * self._postings.shape[0]
+        out = [""] * self._lists.shape[0]
         for tok, i in self._vocab.items():
             if i < len(out):
                 out[i] = tok
@@ -191,7 +208,7 @@ class BM25Scorer:
         flat = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
         out = sp.csr_matrix(
             (np.ones(len(flat), dtype=np.float32), flat, indptr),
-            shape=(len(ids), self._postings.shape[0]),
+            shape=(len(ids), self._lists.shape[0]),
         )
         out.sum_duplicates()
         return out
@@ -199,7 +216,7 @@ class BM25Scorer:
     def postings_sorted(self) -> bool:
         """Whether every posting list is sorted by document (checked once, when first asked)."""
         if self._sorted_postings is None:
-            self._sorted_postings = bool(self._postings.has_sorted_indices)
+            self._sorted_postings = bool(self._lists.has_sorted_indices)
         return self._sorted_postings
 
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
@@ -240,7 +257,7 @@ class BM25Scorer:
         """`texts` tokenised once, for ``search`` and ``score`` from one sparse product."""
         ids = self.token_ids(list(texts))
         offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
-        return BM25Batch(self._postings, ids, offsets, self.postings_sorted)
+        return BM25Batch(self._lists, ids, offsets, self.postings_sorted)
 
     def match_set(self, term: str) -> np.ndarray:
         """Rows (sorted) of documents containing every stemmed, non-stop token of `term`.
@@ -251,14 +268,17 @@ class BM25Scorer:
         toks = self.tokenize([term])[0]
         if not toks:
             return np.arange(self._n, dtype=np.int64)
-        vsize = self._postings.shape[0]
+        vsize = self._lists.shape[0]
         rows: np.ndarray | None = None
-        p = self._postings
+        p = self._lists
         for t in dict.fromkeys(toks):
             tid = self._vocab.get(t)
             if tid is None or tid >= vsize:
                 return np.zeros(0, dtype=np.int64)
-            docs = np.sort(p.indices[p.indptr[tid] : p.indptr[tid + 1]]).astype(np.int64)
+            if isinstance(p, CompactPostings):
+                docs = p.documents(tid)  # ascending already
+            else:
+                docs = np.sort(p.indices[p.indptr[tid] : p.indptr[tid + 1]]).astype(np.int64)
             rows = docs if rows is None else np.intersect1d(rows, docs, assume_unique=True)
             if not len(rows):
                 break
@@ -266,7 +286,7 @@ class BM25Scorer:
         return rows
 
     def __repr__(self) -> str:
-        return f"BM25Scorer(n_docs={self._n}, vocab={self._postings.shape[0]}, {self.params})"
+        return f"BM25Scorer(n_docs={self._n}, vocab={self._lists.shape[0]}, {self.params})"
 
 
 def tokenize(

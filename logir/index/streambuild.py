@@ -35,7 +35,8 @@ from typing import IO, Any
 
 from logir.data.dataset import Document
 from logir.errors import LogirError
-from logir.index import bm25shards
+from logir.index import bm25compact, bm25shards
+from logir.index.bm25compact import POSTINGS
 from logir.index.cache import CorpusHash
 from logir.index.integrity import record_files
 from logir.index.lexical import PARAMS_FILE, TOKENIZER, analyzer, words
@@ -81,6 +82,7 @@ def build_bm25_index(
     progress: Progress | None = None,
     note: Callable[[str], None] | None = None,
     tasks: TaskMap | None = None,
+    postings: str = POSTINGS[0],
 ) -> tuple[Path, int]:
     """Index the corpus at ``corpus`` (a JSONL file or a BEIR folder) with BM25 into ``out``,
     streaming and in shards (see module); returns the index path and its number of documents.
@@ -90,7 +92,8 @@ def build_bm25_index(
     ``progress`` hears how far each stage is; ``note`` gets a line per stage (how many
     documents, and how many shards a resumed build found). With ``tasks`` (e.g. Ray tasks,
     :mod:`logir.index.tasks`) the shards are tokenised as tasks, a few at a time, and written
-    here as they come back: the same files."""
+    here as they come back: the same files. ``postings="compact"`` writes the posting lists in
+    logir's compact format (:mod:`logir.index.bm25compact`) instead of bm25s's files."""
     out = Path(out)
     if shard_size < 1:
         raise LogirError(f"shard size must be at least 1, got {shard_size}")
@@ -103,6 +106,10 @@ def build_bm25_index(
         "tokenizer": TOKENIZER,
     }
     params.update(bm25 or {})
+    if postings not in POSTINGS:
+        raise LogirError(f"unknown BM25 postings {postings!r}; choose from {', '.join(POSTINGS)}")
+    if postings != POSTINGS[0]:
+        params["postings"] = postings
     if out.exists() and not replaceable(out):
         raise LogirError(f"refusing to overwrite {out}: it exists and is not a logir index")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -138,14 +145,20 @@ def build_bm25_index(
             folders = _tokenise_tasks(docs, shards, len(ids), shard_size, params, tasks, progress)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{owner_tag()}-", dir=out.parent))
         try:
-            bm25shards.merge_shards(
-                folders,
-                tmp / "bm25",
-                k1=float(params["k1"]),
-                b=float(params["b"]),
-                method=str(params["method"]),
-                progress=(lambda d, t: progress("bm25 merge (shards)", d, t)) if progress else None,
-            )
+            merged = (lambda d, t: progress("bm25 merge (shards)", d, t)) if progress else None
+            if postings == "compact":
+                bm25compact.write_compact(
+                    folders, tmp / "bm25", float(params["k1"]), float(params["b"]), merged
+                )
+            else:
+                bm25shards.merge_shards(
+                    folders,
+                    tmp / "bm25",
+                    k1=float(params["k1"]),
+                    b=float(params["b"]),
+                    method=str(params["method"]),
+                    progress=merged,
+                )
             saved = {**params, "n_docs": len(ids)}
             (tmp / "bm25" / PARAMS_FILE).write_text(json.dumps(saved, indent=2), encoding="utf-8")
             for name in kept:

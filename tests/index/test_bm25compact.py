@@ -1,0 +1,92 @@
+"""logir's compact BM25 postings: the scores, hits and match sets of bm25s's files, exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logir.errors import LogirError
+from logir.index.bm25compact import CompactPostings
+from logir.index.store import open_index
+from logir.index.streambuild import build_bm25_index
+
+COMMON = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+
+
+def _corpus(path: Path, n: int = 900) -> Path:
+    """Common words in every document, rare ones hundreds of documents apart (gaps of 256 or
+    more), and one document repeating a word 300 times (a term frequency over 255)."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for i in range(n):
+        words = list(rng.choice(COMMON, size=int(rng.integers(1, 9))))
+        if i % 300 == 7:
+            words.append("rareone")
+        if i in (3, 880):
+            words.append("raretwo")
+        if i == 450:
+            words += ["flood"] * 300
+        rows.append({"_id": f"d{i}", "title": "", "text": " ".join(words) if i != 11 else "the"})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+QUERIES = ["alpha beta", "rareone", "raretwo gamma", "flood alpha", "zeta zeta delta", "nothing"]
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("compact")
+    corpus = _corpus(tmp / "c.jsonl")
+    plain, _ = build_bm25_index(corpus, tmp / "plain", shard_size=250)
+    compact, _ = build_bm25_index(corpus, tmp / "compact", shard_size=250, postings="compact")
+    return plain, compact
+
+
+def test_scores_hits_and_match_sets_equal_the_bm25s_files(pair: tuple[Path, Path]) -> None:
+    ref, got = (open_index(p).scorer("bm25") for p in pair)
+    assert not (pair[1] / "bm25" / "data.csc.index.npy").exists()
+    lists = CompactPostings(pair[1] / "bm25")
+    assert lists._bytes.max() >= 0x80 and lists._tf.dtype == np.uint16  # noqa: SLF001 (cases tested)
+    np.testing.assert_array_equal(ref.score(QUERIES), got.score(QUERIES))
+    rows = np.array([0, 3, 7, 450, 880, 899])
+    np.testing.assert_array_equal(ref.score(QUERIES, rows), got.score(QUERIES, rows))
+    for k in (1, 10, 900):
+        for a, b in zip(ref.search(QUERIES, k), got.search(QUERIES, k), strict=True):
+            np.testing.assert_array_equal(a, b)
+    for term in ["rareone", "raretwo", "alpha beta", "flood", "the", "nothing"]:
+        np.testing.assert_array_equal(ref.match_set(term), got.match_set(term))
+    a, b = ref.postings, got.postings
+    np.testing.assert_array_equal(a.indptr, b.indptr)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    np.testing.assert_array_equal(a.data, b.data)
+
+
+def test_the_compact_index_is_smaller_and_says_its_format(pair: tuple[Path, Path]) -> None:
+    plain, compact = pair
+    size = [sum(f.stat().st_size for f in (p / "bm25").iterdir()) for p in pair]
+    assert size[1] < size[0]
+    manifest = json.loads((compact / "manifest.json").read_text())
+    assert manifest["retrievers"]["bm25"]["postings"] == "compact"
+    assert "postings" not in json.loads((plain / "manifest.json").read_text())["retrievers"]["bm25"]
+    header = json.loads((compact / "bm25" / "compact.json").read_text())
+    assert header["format"] == "logir-bm25-compact" and header["version"] == 1
+
+
+def test_an_unknown_postings_format_or_version_is_refused(
+    pair: tuple[Path, Path], tmp_path: Path
+) -> None:
+    with pytest.raises(LogirError, match="unknown BM25 postings 'tiny'"):
+        build_bm25_index(tmp_path / "none.jsonl", tmp_path / "x", postings="tiny")
+    folder = pair[1] / "bm25"
+    header = json.loads((folder / "compact.json").read_text())
+    copy = tmp_path / "bm25"
+    copy.mkdir()
+    for f in folder.iterdir():
+        (copy / f.name).write_bytes(f.read_bytes())
+    (copy / "compact.json").write_text(json.dumps({**header, "version": 99}))
+    with pytest.raises(LogirError, match="version 99"):
+        CompactPostings(copy)
