@@ -37,7 +37,7 @@ def _server_count(
         response = http.post(url, json={"input": text, "content": text}, headers=headers,
                              timeout=limit)  # fmt: skip
         tokens = response.json().get("tokens") if response.status_code == 200 else None
-    except (httpx.HTTPError, ValueError, AttributeError):
+    except (httpx.HTTPError, ValueError, AttributeError, RecursionError):
         return None
     return len(tokens) if isinstance(tokens, list) else None
 

@@ -256,7 +256,7 @@ def _server_message(response: httpx.Response) -> str:
     """The error text a server sent: ``error.message`` of a JSON body, else the body, shortened."""
     try:
         body = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a body nested too deeply
         body = None
     message: Any = None
     if isinstance(body, dict):
@@ -595,7 +595,7 @@ class ChatClient:
         try:
             payload = response.json()
             content = payload["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
+        except (ValueError, KeyError, IndexError, TypeError, RecursionError):
             raise LLMError(
                 f"LLM request to {url}: the answer is not a chat completion "
                 f"(no choices[0].message.content in {response.text[:200]!r})"

@@ -96,7 +96,7 @@ def _get_json(http: httpx.Client, url: str, headers: dict[str, str], timeout: fl
         return None
     try:
         return response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a body nested too deeply
         return None
 
 
@@ -135,7 +135,7 @@ def _tokenizes(http: httpx.Client, url: str, headers: dict[str, str], timeout: f
         response = http.post(url, json={"input": "a b", "content": "a b"}, headers=headers,
                              timeout=timeout)  # fmt: skip
         tokens = response.json().get("tokens") if response.status_code == 200 else None
-    except (httpx.HTTPError, ValueError, AttributeError):
+    except (httpx.HTTPError, ValueError, AttributeError, RecursionError):
         return False
     return isinstance(tokens, list)
 

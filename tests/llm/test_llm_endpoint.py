@@ -216,3 +216,43 @@ def test_a_local_one_slot_server_is_never_timed_out(
     with unknown, client_for(unknown, tmp_path, cache_dir=None) as client:
         assert client.chat(USER) == "second"
     assert len(unknown.requests) == 2 and client.usage.retries == 1
+
+
+def test_a_body_nested_too_deeply_is_an_unusable_answer_not_a_crash(tmp_path: Path) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from logir.llm import LLMError
+    from logir.llm.endpoint import probe
+
+    class Deep(BaseHTTPRequestHandler):
+        def _send(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = b"[" * 200_000  # json.loads raises RecursionError, not ValueError
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _send
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Deep)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    import httpx
+
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+        with httpx.Client() as http:
+            assert probe(http, url, {}).server is None  # nothing learnt, nothing raised
+        config = LLMConfig(url, "m", max_retries=0, cache_dir=tmp_path / "cache")
+        client = ChatClient(config, notify=lambda line: None)
+        with client, pytest.raises(LLMError, match="not a chat completion"):
+            client.chat(USER)
+    finally:
+        server.shutdown()
+        server.server_close()
