@@ -40,7 +40,8 @@ def _holder(fd: int) -> str:
         return "another process (it has not written its name yet)"
     if not isinstance(info, dict):
         return "another process"
-    command = " ".join(str(a) for a in info.get("command", []))[:200]
+    argv = info.get("command")
+    command = " ".join(str(a) for a in argv)[:200] if isinstance(argv, list) else ""
     return (
         f"pid {info.get('pid', '?')} on {info.get('host', '?')}, started {info.get('started', '?')}"
         + (f": {command}" if command else "")

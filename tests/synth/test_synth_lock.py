@@ -74,3 +74,18 @@ def test_second_run_stops_and_a_killed_holder_does_not_block(tmp_path: Path) -> 
         third = logir(*args, "--llm-base-url", srv.base_url)
     assert third.returncode == 0, third.stderr
     assert "itlr: 4/4 items ok" in third.stdout
+
+
+@pytest.mark.parametrize("written", ['{"pid": 7, "command": 5}', "[1]", "{bad", ""])
+def test_a_lock_file_of_odd_content_still_names_a_holder(tmp_path: Path, written: str) -> None:
+    import fcntl
+
+    from logir.synth.folder_lock import LOCK_NAME, FolderBusy, folder_lock
+
+    path = tmp_path / LOCK_NAME
+    path.write_text(written, encoding="utf-8")
+    with path.open("r+") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        busy = pytest.raises(FolderBusy, match="is being written by another synthesis run")
+        with busy, folder_lock(tmp_path):
+            pass
