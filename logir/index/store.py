@@ -147,18 +147,7 @@ def build_index(
             if on_retriever:
                 on_retriever(name, time.perf_counter() - started)
         write_jsonl(tmp / DOCS, ({"id": d.id, "title": d.title, "text": d.text} for d in docs))
-        manifest = {
-            "logir_index": FORMAT_VERSION,
-            "n_docs": len(docs),
-            "corpus_sha256": sha,
-            "retrievers": params,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        if source is not None:
-            manifest["corpus"] = str(Path(source).resolve())
-        manifest["files"] = record_files(tmp, skip=(MANIFEST,))
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-        swap_into_place(tmp, out)
+        publish(tmp, out, len(docs), sha, params, source)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -173,6 +162,33 @@ def replaceable(path: Path) -> bool:
     if (path / MANIFEST).is_file():
         return True
     return all(p.name in (MANIFEST, DOCS, *RETRIEVERS) for p in path.iterdir())
+
+
+def publish(
+    tmp: Path,
+    out: Path,
+    n_docs: int,
+    sha: str,
+    retrievers: dict[str, Any],
+    corpus: str | Path | None,
+) -> None:
+    """Write the manifest of the index built in ``tmp`` (its retrievers in ``RETRIEVERS``
+    order, the checksums of its files) and swap it into place at ``out``."""
+    order = {name: i for i, name in enumerate(RETRIEVERS)}
+    manifest: dict[str, Any] = {
+        "logir_index": FORMAT_VERSION,
+        "n_docs": n_docs,
+        "corpus_sha256": sha,
+        "retrievers": {
+            r: retrievers[r] for r in sorted(retrievers, key=lambda r: order.get(r, len(order)))
+        },
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    if corpus is not None:
+        manifest["corpus"] = str(Path(corpus).resolve())
+    manifest["files"] = record_files(tmp, skip=(MANIFEST,))
+    (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    swap_into_place(tmp, out)
 
 
 def swap_into_place(tmp: Path, out: Path) -> None:

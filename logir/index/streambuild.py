@@ -29,7 +29,6 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -38,20 +37,17 @@ from logir.errors import LogirError
 from logir.index import bm25compact, bm25shards
 from logir.index.bm25compact import POSTINGS
 from logir.index.cache import CorpusHash
-from logir.index.integrity import record_files
 from logir.index.lexical import PARAMS_FILE, TOKENIZER, analyzer, words
 from logir.index.reuse import carried_parts, link_part
 from logir.index.store import (
     DOCS,
-    FORMAT_VERSION,
     MANIFEST,
-    RETRIEVERS,
     corpus_file,
     iter_corpus,
     owner_tag,
+    publish,
     remove_stale,
     replaceable,
-    swap_into_place,
 )
 from logir.index.tasks import TaskMap, bm25_counts
 
@@ -164,27 +160,12 @@ def build_bm25_index(
             for name in kept:
                 link_part(out / name, tmp / name)
             os.replace(work / (DOCS + ".part"), tmp / DOCS)
-            retrievers = {"bm25": dict(params), **kept}
-            manifest = {
-                "logir_index": FORMAT_VERSION,
-                "n_docs": len(ids),
-                "corpus_sha256": sha,
-                "retrievers": {r: retrievers[r] for r in sorted(retrievers, key=_order)},
-                "created": datetime.now(UTC).isoformat(timespec="seconds"),
-                "corpus": str(Path(corpus).resolve()),
-            }
-            manifest["files"] = record_files(tmp, skip=(MANIFEST,))
-            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-            swap_into_place(tmp, out)
+            publish(tmp, out, len(ids), sha, {"bm25": dict(params), **kept}, corpus)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
     shutil.rmtree(work, ignore_errors=True)
     return out, len(ids)
-
-
-def _order(name: str) -> int:
-    return RETRIEVERS.index(name) if name in RETRIEVERS else len(RETRIEVERS)
 
 
 def _write_docs(corpus: str | Path, dest: Path, progress: Progress | None) -> tuple[list[str], str]:
