@@ -15,12 +15,7 @@ Schema = dict[str, Any]
 
 def string(min_length: int | None = None, max_length: int | None = None) -> Schema:
     """A string, optionally of bounded length."""
-    out: Schema = {"type": "string"}
-    if min_length is not None:
-        out["minLength"] = min_length
-    if max_length is not None:
-        out["maxLength"] = max_length
-    return out
+    return _bounded({"type": "string"}, minLength=min_length, maxLength=max_length)
 
 
 def boolean() -> Schema:
@@ -30,12 +25,7 @@ def boolean() -> Schema:
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Schema:
     """An integer, optionally bounded."""
-    out: Schema = {"type": "integer"}
-    if minimum is not None:
-        out["minimum"] = minimum
-    if maximum is not None:
-        out["maximum"] = maximum
-    return out
+    return _bounded({"type": "integer"}, minimum=minimum, maximum=maximum)
 
 
 def enum(*values: str) -> Schema:
@@ -45,12 +35,7 @@ def enum(*values: str) -> Schema:
 
 def array(items: Schema, min_items: int | None = None, max_items: int | None = None) -> Schema:
     """A list of ``items``, optionally of bounded length."""
-    out: Schema = {"type": "array", "items": items}
-    if min_items is not None:
-        out["minItems"] = min_items
-    if max_items is not None:
-        out["maxItems"] = max_items
-    return out
+    return _bounded({"type": "array", "items": items}, minItems=min_items, maxItems=max_items)
 
 
 def obj(title: str | None = None, **properties: Schema) -> Schema:
@@ -64,3 +49,9 @@ def obj(title: str | None = None, **properties: Schema) -> Schema:
     if title:
         out = {"title": title, **out}
     return out
+
+
+def _bounded(schema: Schema, **bounds: int | None) -> Schema:
+    """``schema`` with each bound that is given (not None) added under its JSON Schema name."""
+    schema.update({k: v for k, v in bounds.items() if v is not None})
+    return schema
