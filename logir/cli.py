@@ -26,7 +26,7 @@ from logir.cli_options import (
 )
 from logir.cli_ray import RayOpt, ShardsOpt, ray_default, ray_sharding, ray_tasks
 from logir.errors import LogirError, describe, one_line, shorten
-from logir.limits import MAX_K, MAX_QUERY_CHARS
+from logir.limits import MAX_K, MAX_QUERY_CHARS, MAX_SHARD_SIZE, shard_size_problem
 from logir.llm.options import (
     DEFAULT_CONCURRENCY,
     DEFAULT_KEY_ENV,
@@ -241,7 +241,7 @@ def index_cmd(
         typer.Option(
             "--shard-size",
             help="Documents per shard of a BM25-only build (-r bm25), which streams the corpus "
-            "and resumes where a killed build stopped.",
+            f"and resumes where a killed build stopped (1 to {MAX_SHARD_SIZE}).",
         ),
     ] = 100_000,
     ray: RayOpt = None,
@@ -270,8 +270,9 @@ def index_cmd(
             f"(-r {' -r '.join(retrievers)})"
         )
     bm25 = bm25_params(bm25_k1, bm25_b)
-    if shard_size < 1:
-        raise LogirError(f"--shard-size must be at least 1, got {shard_size}")
+    bad_shard = shard_size_problem(shard_size, "--shard-size")
+    if bad_shard:
+        raise LogirError(bad_shard)
     require_writable(out_dir, "index folder (--out)", folder=True)
     tasks = ray_tasks(ray)
     if set(retrievers) == {"bm25"}:

@@ -20,6 +20,18 @@ def k_problem(k: object, limit: int = MAX_K) -> str | None:
 MAX_DEPTH = 10_000
 """Most candidates a composer may gather per query term (``sets,depth=``, ``fuzzy,k=``, ...)."""
 
+MAX_SHARD_SIZE = 1_000_000
+"""Most documents one shard of a streamed BM25 build may hold (``--shard-size``): a shard's texts
+and token lists are in memory at once (about 0.9 GB at 100,000 passages of the scale corpus)."""
+
+
+def shard_size_problem(size: object, flag: str = "shard size") -> str | None:
+    """What is wrong with ``size`` as documents per shard (None when it is from 1 to
+    ``MAX_SHARD_SIZE``), the message naming ``flag``."""
+    ok = isinstance(size, int) and not isinstance(size, bool) and 1 <= size <= MAX_SHARD_SIZE
+    return None if ok else f"{flag} must be from 1 to {MAX_SHARD_SIZE}, got {size!r}"
+
+
 MAX_QUERY_CHARS = 100_000
 """Longest query text any reader accepts (the server's own default limit is lower)."""
 

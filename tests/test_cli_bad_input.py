@@ -198,6 +198,10 @@ CASES: list[Case] = [
     case("index-out-under-file", "index", "{good}", "--out", "{afile}/idx",
          needs=("afile", "not a folder")),
     case("index-no-out", "index", "{good}", needs=("--out",)),
+    case("index-shard-size-zero", "index", "{good}", "--out", "{tmp}/o", "-r", "bm25",
+         "--shard-size", "0", needs=("--shard-size", "from 1 to 1000000", "got 0")),
+    case("index-shard-size-too-big", "index", "{good}", "--out", "{tmp}/o", "-r", "bm25",
+         "--shard-size", "1000001", needs=("--shard-size", "from 1 to 1000000", "1000001")),
     # ---- search
     case("search-missing-index", "search", "{tmp}/noindex", "q", needs=("noindex",)),
     case("search-index-is-file", "search", "{afile}", "q", needs=("afile",)),

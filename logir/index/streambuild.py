@@ -50,6 +50,7 @@ from logir.index.store import (
     replaceable,
 )
 from logir.index.tasks import TaskMap, bm25_counts
+from logir.limits import shard_size_problem
 
 #: documents per shard unless told otherwise (about 100 MB of text and token lists at a time)
 SHARD_SIZE = 100_000
@@ -91,8 +92,9 @@ def build_bm25_index(
     here as they come back: the same files. ``postings="compact"`` writes the posting lists in
     logir's compact format (:mod:`logir.index.bm25compact`) instead of bm25s's files."""
     out = Path(out)
-    if shard_size < 1:
-        raise LogirError(f"shard size must be at least 1, got {shard_size}")
+    bad_shard = shard_size_problem(shard_size)
+    if bad_shard:
+        raise LogirError(bad_shard)
     params: dict[str, Any] = {
         "k1": 1.5,
         "b": 0.75,

@@ -13,6 +13,7 @@ from logir.errors import LogirError
 from logir.index import bm25shards, streambuild
 from logir.index.store import build_index, open_index
 from logir.index.streambuild import build_bm25_index, work_folder
+from logir.limits import MAX_SHARD_SIZE
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
 
@@ -139,8 +140,12 @@ def test_bad_corpora_are_refused_with_the_messages_of_any_build(tmp_path: Path) 
     with pytest.raises(FileNotFoundError):  # the CLI says "...: no such file or directory"
         build_bm25_index(tmp_path / "missing.jsonl", tmp_path / "w")
     assert not work_folder(tmp_path / "w").exists()
-    with pytest.raises(LogirError, match="shard size must be at least 1"):
-        build_bm25_index(_corpus(tmp_path / "c.jsonl", _docs(3)), tmp_path / "z", shard_size=0)
+    for bad in (0, MAX_SHARD_SIZE + 1):
+        with pytest.raises(LogirError, match=f"shard size must be from 1 to .*, got {bad}"):
+            build_bm25_index(
+                _corpus(tmp_path / "c.jsonl", _docs(3)), tmp_path / "z", shard_size=bad
+            )
+        assert not (tmp_path / "z").exists()
 
 
 def test_an_index_of_other_documents_is_refused_before_any_shard(tmp_path: Path) -> None:
