@@ -244,6 +244,15 @@ def index_cmd(
             f"and resumes where a killed build stopped (1 to {MAX_SHARD_SIZE}).",
         ),
     ] = 100_000,
+    postings: Annotated[
+        str,
+        typer.Option(
+            "--postings",
+            help="How a BM25-only build (-r bm25) stores its posting lists: plain (bm25s's "
+            "arrays, a document and a score per posting) or compact (logir's varints, about a "
+            "fifth of the size; scores computed when a list is read, the same numbers).",
+        ),
+    ] = "plain",
     ray: RayOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -255,6 +264,7 @@ def index_cmd(
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
     from logir.index.ann import parse_ann
+    from logir.index.bm25compact import POSTINGS
     from logir.index.store import RETRIEVERS, build_index, load_corpus, open_index
     from logir.progress import Bars, terminal_progress
 
@@ -273,10 +283,19 @@ def index_cmd(
     bad_shard = shard_size_problem(shard_size, "--shard-size")
     if bad_shard:
         raise LogirError(bad_shard)
+    if postings not in POSTINGS:
+        raise LogirError(
+            f"unknown --postings {shorten(postings)!r}; choose from {', '.join(POSTINGS)}"
+        )
+    if postings != POSTINGS[0] and set(retrievers) != {"bm25"}:
+        raise LogirError(
+            f"--postings {postings} needs a BM25-only build (-r bm25), "
+            f"not -r {' -r '.join(retrievers)}"
+        )
     require_writable(out_dir, "index folder (--out)", folder=True)
     tasks = ray_tasks(ray)
     if set(retrievers) == {"bm25"}:
-        _index_bm25_streaming(corpus, out_dir, shard_size, bm25, force, quiet, tasks)
+        _index_bm25_streaming(corpus, out_dir, shard_size, bm25, force, quiet, tasks, postings)
         return
     docs = load_corpus(corpus)
     require_text(docs, corpus)
@@ -316,6 +335,7 @@ def _index_bm25_streaming(
     force: bool,
     quiet: bool,
     tasks: Any = None,
+    postings: str = "plain",
 ) -> None:
     """``logir index -r bm25``: the corpus streamed and indexed in resumable shards."""
     import time
@@ -335,6 +355,7 @@ def _index_bm25_streaming(
             progress=bars.update,
             note=bars.note,
             tasks=tasks,
+            postings=postings,
         )
         bars.note(f"bm25: built in {time.perf_counter() - started:.1f} s")
     kept = [r for r in open_index(path).retrievers if r != "bm25"]

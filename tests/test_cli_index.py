@@ -29,3 +29,24 @@ def test_index_takes_bm25_k1_and_b_and_says_what_it_builds(tmp_path: Path) -> No
         proc = logir(*args, *bad)
         assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr
         assert bad[0] in proc.stderr
+
+
+def test_index_writes_compact_postings_when_asked_and_searches_the_same(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "c.jsonl")
+    hits = []
+    for postings in ("plain", "compact"):
+        out = tmp_path / postings
+        proc = logir("index", str(corpus), "--out", str(out), "-r", "bm25", "--postings", postings)
+        assert proc.returncode == 0, proc.stderr
+        assert (out / "bm25" / "compact.json").is_file() == (postings == "compact")
+        found = logir("search", str(out), '"topic1" AND NOT "passage 4"', "-k", "5", "--json")
+        assert found.returncode == 0, found.stderr
+        hits.append(json.loads(found.stdout))
+    assert hits[0] == hits[1] and hits[0]
+    for bad, needle in (
+        (("--postings", "tiny"), "unknown --postings 'tiny'"),
+        (("--postings", "compact", "-r", "dense"), "--postings compact needs a BM25-only build"),
+    ):
+        proc = logir("index", str(corpus), "--out", str(tmp_path / "x"), *bad)
+        assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr
+        assert needle in proc.stderr

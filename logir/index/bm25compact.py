@@ -20,6 +20,8 @@ vocabulary, one token a line), and the arrays ``indptr`` (postings per token, cu
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -34,8 +36,10 @@ FORMAT = "logir-bm25-compact"
 VERSION = 1
 HEADER = "compact.json"
 VOCAB = "vocab.txt"
-#: posting formats: bm25s's files (the default) or this module's
-POSTINGS = ("bm25s", "compact")
+#: posting formats: bm25s's files ("plain", the default) or this module's
+POSTINGS = ("plain", "compact")
+#: bytes of decoded posting lists a compact index keeps by default (the lists read last)
+CACHE_BYTES = 256 * 2**20
 ARRAYS = ("indptr", "bytes", "byte_ptr", "tf", "tf_ptr", "doc_len", "idf")
 
 
@@ -77,7 +81,13 @@ def write_compact(
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Write the compact BM25 index of the shards in ``folders`` (document order) into ``out``;
-    returns the number of documents. Memory holds the posting arrays (a few bytes a posting)."""
+    returns the number of documents.
+
+    Memory holds one shard and a bounded run of posting lists at a time: the shards' postings
+    are first laid out by token in two scratch files in ``out`` (each posting's document and
+    term frequency, as ``merge_shards`` lays out bm25s's arrays), then encoded a run of lists
+    at a time (``ENCODE_POSTINGS`` postings or one list), the scratch files removed at the end.
+    """
     vocab_set: set[str] = set()
     lengths: list[np.ndarray] = []
     for folder in folders:
@@ -85,61 +95,62 @@ def write_compact(
         vocab_set.update(shard.vocab)
         lengths.append(shard.lengths)
     doc_len_all = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int32)
+    del lengths
     n_docs = len(doc_len_all)
     if not n_docs:
         raise LogirError("cannot build a BM25 index over an empty corpus")
     vocab = sorted(vocab_set)
     del vocab_set
     gid = {t: i for i, t in enumerate(vocab)}
-    terms_all: list[np.ndarray] = []
-    counts_all: list[np.ndarray] = []
-    rows_all: list[np.ndarray] = []
-    first = 0
-    for done, folder in enumerate(folders, 1):
+    df = np.zeros(len(vocab), dtype=np.int64)
+    largest_tf = 1
+    for folder in folders:
         shard = read_shard(folder)
         local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
-        terms_all.append(local[shard.terms].astype(np.int32))
-        counts_all.append(shard.counts)
-        per_doc = np.diff(shard.doc_ptr)
-        rows_all.append(np.repeat(np.arange(first, first + shard.n_docs, dtype=np.int32), per_doc))
-        first += shard.n_docs
-        if progress:
-            progress(done, len(folders))
-    terms = np.concatenate(terms_all)
-    del terms_all
-    order = np.argsort(terms, kind="stable")  # by token, documents ascending within one
-    df = np.bincount(terms, minlength=len(vocab)).astype(np.int64)
-    del terms
-    rows = np.concatenate(rows_all)[order].astype(np.int64)
-    del rows_all
-    tf = np.concatenate(counts_all)[order]
-    del counts_all, order
+        df += np.bincount(local[shard.terms], minlength=len(vocab))
+        if len(shard.counts):
+            largest_tf = max(largest_tf, int(shard.counts.max()))
     indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
     np.cumsum(df, out=indptr[1:])
-    heads = indptr[:-1][df > 0]
-    codes = np.diff(rows, prepend=0)
-    codes[heads] = rows[heads]  # a list's first gap: its document
-    many = tf > 1
-    codes = (codes << 1) | many  # the low bit: whether the term frequency is over 1
-    del rows
-    stream, ends = _varints(codes)
-    byte_ptr = np.zeros(len(indptr), dtype=np.int64)  # where each list's bytes start
-    if len(ends):
-        byte_ptr[1:] = np.where(indptr[1:] > 0, ends[np.maximum(indptr[1:] - 1, 0)], 0)
-    tf_ptr = np.zeros(len(codes) + 1, dtype=np.int64)  # where each list's frequencies start
-    np.cumsum(many, out=tf_ptr[1:])
-    tf_ptr = tf_ptr[indptr]
-    extra = tf[many]
+    nnz = int(indptr[-1])
     out.mkdir(parents=True, exist_ok=True)
+    scratch_rows, scratch_tf = out / "postings.rows.tmp", out / "postings.tf.tmp"
+    try:
+        rows_mm = np.lib.format.open_memmap(scratch_rows, "w+", np.int32, (nnz,))
+        tf_mm = np.lib.format.open_memmap(scratch_tf, "w+", _smallest_uint(largest_tf), (nnz,))
+        fill = indptr[:-1].copy()  # where each token's next posting goes
+        first = 0
+        for done, folder in enumerate(folders, 1):
+            shard = read_shard(folder)
+            local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
+            terms = local[shard.terms]
+            rows = np.repeat(np.arange(shard.n_docs, dtype=np.int64), np.diff(shard.doc_ptr))
+            order = np.argsort(terms, kind="stable")  # by token, documents ascending within one
+            terms_s = terms[order]
+            starts = np.flatnonzero(np.r_[True, terms_s[1:] != terms_s[:-1]])
+            runs = np.diff(np.r_[starts, len(terms_s)])
+            pos = fill[terms_s] + (np.arange(len(terms_s)) - np.repeat(starts, runs))
+            rows_mm[pos] = (rows[order] + first).astype(np.int32)
+            tf_mm[pos] = shard.counts[order]
+            fill += np.bincount(terms, minlength=len(vocab))
+            first += shard.n_docs
+            if progress:
+                progress(done, len(folders))
+        del shard, local, terms, rows, order, terms_s, starts, runs, pos, fill
+        stream, byte_ptr, extra, tf_ptr = _encode_runs(rows_mm, tf_mm, indptr, out)
+        del rows_mm, tf_mm
+    finally:
+        scratch_rows.unlink(missing_ok=True)
+        scratch_tf.unlink(missing_ok=True)
     arrays = {
         "indptr": indptr.astype(_smallest_uint(int(indptr[-1]))),
-        "bytes": stream,
         "byte_ptr": byte_ptr.astype(_smallest_uint(int(byte_ptr[-1]))),
         "tf": extra.astype(_smallest_uint(int(extra.max()) if len(extra) else 0)),
         "tf_ptr": tf_ptr.astype(_smallest_uint(int(tf_ptr[-1]))),
         "doc_len": doc_len_all.astype(_smallest_uint(int(doc_len_all.max()))),
         "idf": lucene_idf(df, n_docs),
     }
+    del stream  # written already (bytes.npy)
     for name, arr in arrays.items():
         np.save(out / f"{name}.npy", arr)
     (out / VOCAB).write_text("\n".join(vocab), encoding="utf-8")
@@ -156,13 +167,74 @@ def write_compact(
     return n_docs
 
 
+#: postings encoded at once by ``write_compact`` (a longer list is encoded alone)
+ENCODE_POSTINGS = 8_000_000
+
+
+def _encode_runs(
+    rows: np.ndarray, tf: np.ndarray, indptr: np.ndarray, out: Path
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Encode the lists laid out in ``rows`` and ``tf`` (by token, ``indptr``) a run of lists at
+    a time; writes ``bytes.npy`` into ``out`` and returns it (memory-mapped) with ``byte_ptr``,
+    the frequencies over 1 and ``tf_ptr``."""
+    n_tok = len(indptr) - 1
+    byte_ptr = np.zeros(n_tok + 1, dtype=np.int64)
+    tf_ptr = np.zeros(n_tok + 1, dtype=np.int64)
+    extras: list[np.ndarray] = []
+    raw = out / "bytes.raw.tmp"
+    written = 0
+    try:
+        with raw.open("wb") as fh:
+            t0 = 0
+            while t0 < n_tok:
+                # the longest run of lists from t0 within the budget (at least one list)
+                t1 = int(np.searchsorted(indptr, indptr[t0] + ENCODE_POSTINGS, side="right")) - 1
+                t1 = min(max(t1, t0 + 1), n_tok)
+                lo, hi = int(indptr[t0]), int(indptr[t1])
+                ptr = indptr[t0 : t1 + 1] - lo
+                run_rows = np.asarray(rows[lo:hi], dtype=np.int64)
+                run_tf = np.asarray(tf[lo:hi])
+                heads = ptr[:-1][ptr[1:] > ptr[:-1]]
+                codes = np.diff(run_rows, prepend=0)
+                codes[heads] = run_rows[heads]  # a list's first gap: its document
+                many = run_tf > 1
+                codes = (codes << 1) | many  # the low bit: whether the term frequency is over 1
+                stream, ends = _varints(codes)
+                fh.write(stream.tobytes())
+                # where each list's bytes start, and its frequencies over 1
+                ends0 = np.r_[0, ends]
+                byte_ptr[t0 + 1 : t1 + 1] = written + ends0[ptr[1:]]
+                counted = np.r_[0, np.cumsum(many)]
+                tf_ptr[t0 + 1 : t1 + 1] = tf_ptr[t0] + counted[ptr[1:]]
+                extras.append(run_tf[many])
+                written += len(stream)
+                t0 = t1
+        stream = np.lib.format.open_memmap(out / "bytes.npy", "w+", np.uint8, (written,))
+        step = 64 * 2**20
+        with raw.open("rb") as fh:
+            for at in range(0, written, step):
+                chunk = np.frombuffer(fh.read(min(step, written - at)), dtype=np.uint8)
+                stream[at : at + len(chunk)] = chunk
+        stream.flush()
+    finally:
+        raw.unlink(missing_ok=True)
+    extra = np.concatenate(extras) if extras else np.zeros(0, dtype=np.uint8)
+    return stream, byte_ptr, extra, tf_ptr
+
+
 class CompactPostings:
     """The posting lists of a compact index, read one list at a time (:meth:`posting`), with the
-    ``indptr`` and ``shape`` of the CSR matrix ``[vocab, n_docs]`` they stand for."""
+    ``indptr`` and ``shape`` of the CSR matrix ``[vocab, n_docs]`` they stand for.
+
+    Decoding a list costs far more than reading bm25s's arrays, so the lists decoded last are
+    kept (documents as int32, scores as float32: 8 bytes a posting, what bm25s's files hold) up
+    to ``cache_bytes`` in all, the least recently read dropped first; 0 keeps none. A kept list
+    is the same arrays, read-only, whichever thread reads it.
+    """
 
     has_sorted_indices = True
 
-    def __init__(self, folder: Path, mmap: bool = False) -> None:
+    def __init__(self, folder: Path, mmap: bool = False, cache_bytes: int = CACHE_BYTES) -> None:
         header = read_json_object(folder / HEADER)
         if header.get("format") != FORMAT or header.get("version") != VERSION:
             raise DamagedFile(
@@ -198,6 +270,10 @@ class CompactPostings:
         self.shape = (len(tokens), n)
         self.nnz = int(self.indptr[-1])
         self.header = header
+        self.cache_bytes = cache_bytes
+        self._kept: OrderedDict[int, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._kept_bytes = 0
+        self._lock = threading.Lock()
 
     def _codes(self, t: int) -> np.ndarray:
         """Token ``t``'s varints decoded: each posting's gap times two, plus one when its term
@@ -222,11 +298,38 @@ class CompactPostings:
 
     def documents(self, t: int) -> np.ndarray:
         """The documents (ascending, int64) of token ``t``'s posting list."""
+        with self._lock:
+            got = self._kept.get(int(t))
+        if got is not None:
+            return got[0].astype(np.int64)
         codes = self._codes(t)
         return np.cumsum(codes >> 1, out=codes)
 
     def posting(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        """Token ``t``'s documents and its float32 BM25 contribution to each."""
+        """Token ``t``'s documents (int32, ascending) and its float32 BM25 contribution to each
+        (read-only; kept for the next read while the cache has room)."""
+        t = int(t)
+        with self._lock:
+            got = self._kept.get(t)
+            if got is not None:
+                self._kept.move_to_end(t)
+                return got
+        docs, scores = self._decode(t)
+        docs = docs.astype(np.int32)
+        docs.flags.writeable = scores.flags.writeable = False
+        size = docs.nbytes + scores.nbytes
+        if size <= self.cache_bytes:
+            with self._lock:
+                if t not in self._kept:
+                    self._kept[t] = (docs, scores)
+                    self._kept_bytes += size
+                    while self._kept_bytes > self.cache_bytes:
+                        old_docs, old_scores = self._kept.popitem(last=False)[1]
+                        self._kept_bytes -= old_docs.nbytes + old_scores.nbytes
+        return docs, scores
+
+    def _decode(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """Token ``t``'s list decoded from the varints: int64 documents, float32 scores."""
         codes = self._codes(t)
         many = np.flatnonzero(codes & 1)
         docs = np.cumsum(codes >> 1, out=codes)
@@ -243,5 +346,5 @@ class CompactPostings:
         for t in range(self.shape[0]):
             lo, hi = self.indptr[t], self.indptr[t + 1]
             if hi > lo:
-                indices[lo:hi], data[lo:hi] = self.posting(t)
+                indices[lo:hi], data[lo:hi] = self._decode(t)
         return sp.csr_matrix((data, indices, self.indptr), shape=self.shape, copy=False)

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from logir.query.reading import Reading
 
 DEFAULT_K = 100
+#: ``narrow(query position, top_rows [m, K], top_scores [m, K])``: the rows a composer needs
+#: scored (see :func:`candidate_sets`), or None for every candidate
+Narrow = Callable[[int, np.ndarray, np.ndarray], "np.ndarray | None"]
 BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a scorer holds)
 
 
@@ -38,7 +41,8 @@ BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a score
 class CandidateSet:
     """Candidate rows of one query and the statistics composers and calibration read.
 
-    - ``rows``: candidate document rows, sorted ascending, unique ``[c]``.
+    - ``rows``: candidate document rows, sorted ascending, unique ``[c]`` (the rows a composer
+      asked for, when it narrowed them: see :func:`candidate_sets`).
     - ``terms``: the term texts, in query order ``[m]``.
     - ``scores``: exact scores of each term on ``rows`` ``[m, c]``.
     - ``top_scores``: each term's own top-K scores, best first ``[m, K]`` (-inf padding when the
@@ -81,7 +85,10 @@ class CandidateSet:
 
 
 def candidate_sets(
-    scorer: Scorer, queries: list[tuple[list[str], str | None]], k: int = DEFAULT_K
+    scorer: Scorer,
+    queries: list[tuple[list[str], str | None]],
+    k: int = DEFAULT_K,
+    narrow: Narrow | None = None,
 ) -> list[CandidateSet]:
     """Candidate sets for many queries, each given as ``(term texts, flat text)``.
 
@@ -90,6 +97,12 @@ def candidate_sets(
     A flat text ``None`` leaves the flat top K out (``CandidateSet.flat`` is then False).
     A scorer with its own ``prepare`` keeps per-text state, so it gets batches of whole queries
     of at most ``BATCH_TEXTS`` texts.
+
+    ``narrow(q, top_rows, top_scores)`` may name the only rows query ``q`` (its position in
+    ``queries``) needs scored, from its terms' top lists (sorted, unique, a subset of the
+    candidates; None: all of them). It is asked only of a scorer whose scores do not depend on
+    the other rows scored with them (``independent_columns``), so a narrowed set's scores are the
+    full set's, column for column.
     """
     if k < 1:
         raise ValueError(f"candidate depth k must be at least 1, got {k}")
@@ -99,14 +112,19 @@ def candidate_sets(
         texts = [t for term_texts, flat in chunk for t in (*term_texts, flat) if t is not None]
         batch = prepare(scorer, texts)
         hold = getattr(batch, "hold", None)  # a scorer may keep per-text state for score
+        narrowing = narrow if getattr(batch, "independent_columns", False) else None
         with hold() if callable(hold) else nullcontext():
             idx, top = batch.search(k)
             lo = 0
             for term_texts, flat in chunk:
                 m = len(term_texts)
                 hi = lo + m + (flat is not None)
-                found = idx[lo:hi].ravel()
-                rows = sorted_unique(found[found >= 0])
+                rows = None
+                if narrowing is not None:
+                    rows = narrowing(len(out), idx[lo : lo + m], top[lo : lo + m])
+                if rows is None:
+                    found = idx[lo:hi].ravel()
+                    rows = sorted_unique(found[found >= 0])
                 scores = (
                     batch.score(slice(lo, lo + m), rows)
                     if m
@@ -203,10 +221,12 @@ def query_candidate_sets(
     readings: list[Reading],
     k: int = DEFAULT_K,
     flat: Callable[[Query], bool] | None = None,
+    narrow: Narrow | None = None,
 ) -> list[CandidateSet]:
     """Each reading's candidate set: its terms' top K and its text's own top K.
 
-    ``flat(query)`` False leaves that reading's own top K out (see :func:`add_flat`).
+    ``flat(query)`` False leaves that reading's own top K out (see :func:`add_flat`); ``narrow``
+    as in :func:`candidate_sets`.
     """
     from logir.query import terms
 
@@ -214,4 +234,4 @@ def query_candidate_sets(
         ([t.text for t in terms(r.query)], r.text if flat is None or flat(r.query) else None)
         for r in readings
     ]
-    return candidate_sets(scorer, pairs, k)
+    return candidate_sets(scorer, pairs, k, narrow)

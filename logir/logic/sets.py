@@ -33,7 +33,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import Scorer
+from logir.index.base import Scorer, sorted_unique
 from logir.limits import MAX_DEPTH
 from logir.logic.candidates import CandidateSet, query_candidate_sets
 from logir.logic.contract import Composer, Param, StateCache
@@ -96,12 +96,28 @@ class Sets(Composer):
         found, todo = self._results.split(keys, scorer)
         first = {key: r for key, r in zip(keys, readings, strict=True)}
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
-        built = query_candidate_sets(scorer, [first[k] for k in todo], self.depth, needs_universe)
+        wanted = [first[k] for k in todo]
+        outsiders = [needs_universe(r.query) for r in wanted]
+
+        def narrow(q: int, lists: np.ndarray, top: np.ndarray) -> np.ndarray | None:
+            # a query that keeps no document outside the terms' lists ranks list members only:
+            # the other candidates need no score
+            if outsiders[q]:
+                return None
+            return sorted_unique(lists[self._hits(lists, top)])
+
+        built = query_candidate_sets(scorer, wanted, self.depth, needs_universe, narrow)
         for key, c in zip(todo, built, strict=True):
             res = self._merge(first[key].query, c)
             found[key] = res
             self._results.put(scorer, key, res)
         return [found[key] for key in keys]
+
+    def _hits(self, lists: np.ndarray, top: np.ndarray) -> np.ndarray:
+        """Which entries of the terms' top lists are retrieved: a positive score, not top-k
+        padding, at least ``floor`` times the term's best."""
+        best = np.maximum(top[:, :1], 0.0) if top.shape[1] else np.zeros((len(top), 1))
+        return (lists >= 0) & (top > 0) & (top >= self.floor * best)
 
     def _merge(self, query: Query, cands: CandidateSet) -> _Result:
         """Evaluate the set algebra over the candidate set (each term's top list and scores)."""
@@ -112,9 +128,7 @@ class Sets(Composer):
         # member[i, j]: universe row j is in term i's list (retrieved: a positive score, not
         # top-k padding, at least floor times the term's best); every row of a list is in the
         # universe
-        best = np.maximum(top[:, :1], 0.0) if top.shape[1] else np.zeros((len(top), 1))
-        hit = (lists >= 0) & (top > 0) & (top >= self.floor * best)
-        term_of, at = np.nonzero(hit)
+        term_of, at = np.nonzero(self._hits(lists, top))
         member_rows = np.zeros((m, len(universe)), dtype=bool)
         member_rows[term_of, np.searchsorted(universe, lists[term_of, at])] = True
         exact = np.asarray(cands.scores, dtype=np.float64)

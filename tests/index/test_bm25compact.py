@@ -90,3 +90,25 @@ def test_an_unknown_postings_format_or_version_is_refused(
     (copy / "compact.json").write_text(json.dumps({**header, "version": 99}))
     with pytest.raises(LogirError, match="version 99"):
         CompactPostings(copy)
+
+
+def test_decoded_lists_are_kept_within_their_budget_and_read_the_same(
+    pair: tuple[Path, Path],
+) -> None:
+    folder = pair[1] / "bm25"
+    fresh = CompactPostings(folder, cache_bytes=0)
+    sizes = np.diff(fresh.indptr) * 8  # bytes a decoded list keeps
+    budget = int(sizes.max()) + 8  # room for the longest list and not much more
+    kept = CompactPostings(folder, cache_bytes=budget)
+    for _ in range(2):
+        for t in range(fresh.shape[0]):
+            docs, scores = kept.posting(t)
+            want = fresh.posting(t)
+            assert docs.dtype == np.int32 and not docs.flags.writeable
+            np.testing.assert_array_equal(docs, want[0])
+            np.testing.assert_array_equal(scores, want[1])
+            np.testing.assert_array_equal(kept.documents(t), want[0].astype(np.int64))
+            assert kept._kept_bytes <= budget  # noqa: SLF001 (the budget holds)
+    assert not fresh._kept  # noqa: SLF001 (a budget of 0 keeps nothing)
+    longest = int(np.argmax(sizes))
+    assert kept.posting(longest)[0] is kept.posting(longest)[0]  # read again from the cache
