@@ -2,7 +2,8 @@
 
 For each corpus (``bench/make_corpus.py`` folders, e.g. 100k and 1M passages):
 
-- **build**: ``logir index CORPUS -r bm25`` (streamed, sharded) and a tantivy index of the same
+- **build**: ``logir index CORPUS -r bm25 --postings FORMAT`` (streamed, sharded; one index per
+  format of ``--postings``, default ``plain``) and a tantivy index of the same
   passages (title + text in one field, frequencies without positions, not stored; analysis as
   logir's: words, lower case, bm25s's English stop words, the Snowball English stemmer), each in
   its own process: wall time and peak RSS. ``--reuse SIZE=PATH`` takes an existing logir index.
@@ -12,12 +13,14 @@ For each corpus (``bench/make_corpus.py`` folders, e.g. 100k and 1M passages):
   warm (the files were just written or read).
 - **latency**: one process per corpus; every query of ``queries.jsonl`` runs once unmeasured, then
   ``--reps`` rounds, each query on every system in turn. logir: ``rank([query], scorer, k=10)``
-  with ``flat`` (the three term texts joined), ``fuzzy``, ``sets`` and ``auto``. tantivy: top 10 of
+  with ``flat`` (the three term texts joined), ``fuzzy``, ``sets`` and ``auto``, on each logir
+  index (a compact one also with its decoded-list cache off: "uncached"). tantivy: top 10 of
   a boolean query with the positive terms as SHOULD and the negated ones as MUST_NOT (the peer
   query of issue 15), and of the three terms as SHOULD (flat). p50 and p99 in ms.
 
 Usage: python bench/scale_bm25.py --corpus 100000=/tmp/c100k --corpus 1000000=/tmp/c1m
-       --work /tmp/scale [--reuse 1000000=/tmp/kr/clean] [--reps 5] [--out scale.json]
+       --work /tmp/scale [--reuse 1000000=/tmp/kr/clean] [--postings plain,compact] [--reps 5]
+       [--out scale.json]   (a reused index counts for the format it holds)
 """
 
 from __future__ import annotations
@@ -159,12 +162,26 @@ def child_open(engine: str, path: Path) -> None:
     print(json.dumps({"open_s": took, "rss_mb": rss_mb(), "rss_before_mb": before, "docs": n}))
 
 
-def child_latency(index_path: Path, tantivy_path: Path, queries_file: Path, reps: int) -> None:
+def postings_of(index: Path) -> str:
+    """The posting format of a logir index: ``plain`` (bm25s's files) or ``compact``."""
+    return "compact" if (index / "bm25" / "compact.json").is_file() else "plain"
+
+
+def child_latency(
+    index_paths: list[Path], tantivy_path: Path, queries_file: Path, reps: int
+) -> None:
     from logir.index.store import open_index
     from logir.logic import get_composer
 
     queries = [json.loads(x)["text"] for x in queries_file.read_text().splitlines() if x.strip()]
-    scorer = open_index(index_path).scorer("bm25")
+    scorers = {}
+    for path in index_paths:
+        fmt = postings_of(path)
+        scorers["logir" if fmt == "plain" else f"logir {fmt}"] = open_index(path).scorer("bm25")
+        if fmt == "compact":  # the same index with no decoded list kept: every read decodes
+            cold = open_index(path).scorer("bm25")
+            cold._lists.cache_bytes = 0  # noqa: SLF001 (a bench switch, not an API)
+            scorers["logir compact uncached"] = cold
     tindex = tantivy_open(tantivy_path)
     tindex.reload()
     searcher = tindex.searcher()
@@ -173,7 +190,7 @@ def child_latency(index_path: Path, tantivy_path: Path, queries_file: Path, reps
     flat_text = {q: " ".join(t.text for t in terms(parse(q))) for q in queries}
     tq = {q: tantivy_queries(tindex, q) for q in queries}
 
-    def logir_call(spec: str, q: str) -> float:
+    def logir_call(scorer: Any, spec: str, q: str) -> float:
         composer = get_composer(spec)
         text = flat_text[q] if spec == "flat" else q
         start = time.perf_counter()
@@ -185,7 +202,11 @@ def child_latency(index_path: Path, tantivy_path: Path, queries_file: Path, reps
         searcher.search(tq[q][which], RANK_K).hits  # noqa: B018
         return time.perf_counter() - start
 
-    systems = {f"logir {s}": (lambda q, s=s: logir_call(s, q)) for s in LOGIR_SYSTEMS}
+    systems = {
+        f"{label} {s}": (lambda q, s=s, sc=sc: logir_call(sc, s, q))
+        for label, sc in scorers.items()
+        for s in LOGIR_SYSTEMS
+    }
     systems["tantivy boolean"] = lambda q: tantivy_call(0, q)
     systems["tantivy flat"] = lambda q: tantivy_call(1, q)
     for call in systems.values():
@@ -210,27 +231,37 @@ def child_latency(index_path: Path, tantivy_path: Path, queries_file: Path, reps
 # -- the run ----------------------------------------------------------------------------------
 
 
-def measure(size: int, corpus: Path, work: Path, reuse: Path | None, reps: int) -> dict:
+def measure(
+    size: int, corpus: Path, work: Path, reuse: list[Path], postings: list[str], reps: int
+) -> dict:
+    """One corpus: a logir index per posting format (reused where given), tantivy's, and
+    the latency of both in one child."""
     me = [sys.executable, __file__]
     row: dict[str, Any] = {"docs": size}
-    logir_index = reuse or work / f"logir-{size}"
-    if reuse is None:
-        cmd = [sys.executable, "-m", "logir.cli", "index", str(corpus), "--out", str(logir_index)]
-        wall, rss, _ = run_child([*cmd, "-r", "bm25", "--quiet"])
-        row["logir_build"] = {"s": wall, "peak_rss_mb": rss}
+    indexes = {postings_of(p): p for p in reuse}
+    for fmt in postings:
+        if fmt in indexes:
+            continue
+        indexes[fmt] = work / f"logir-{size}-{fmt}"
+        cmd = [sys.executable, "-m", "logir.cli", "index", str(corpus), "--out", str(indexes[fmt])]
+        wall, rss, _ = run_child([*cmd, "-r", "bm25", "--postings", fmt, "--quiet", "--force"])
+        row[f"logir {fmt}_build"] = {"s": wall, "peak_rss_mb": rss}
     tantivy_index = work / f"tantivy-{size}"
     wall, rss, _ = run_child([*me, "--child-tantivy-build", str(corpus), str(tantivy_index)])
     row["tantivy_build"] = {"s": wall, "peak_rss_mb": rss}
-    row["logir_mb"] = folder_mb(logir_index / "bm25")
-    row["logir_docs_mb"] = folder_mb(logir_index / "docs.jsonl")
+    row["engines"] = [f"logir {fmt}" for fmt in indexes] + ["tantivy"]
+    for fmt, path in indexes.items():
+        row[f"logir {fmt}_mb"] = folder_mb(path / "bm25")
+        row["logir_docs_mb"] = folder_mb(path / "docs.jsonl")
     row["tantivy_mb"] = folder_mb(tantivy_index)
-    for engine, path in (("logir", logir_index), ("tantivy", tantivy_index)):
+    opens = [(f"logir {fmt}", "logir", path) for fmt, path in indexes.items()]
+    for label, engine, path in [*opens, ("tantivy", "tantivy", tantivy_index)]:
         # the first open checks logir's checksums; later ones find them remembered
         for when in ("open", "reopen"):
             _, _, out = run_child([*me, "--child-open", engine, str(path)])
-            row[f"{engine}_{when}"] = json.loads(out)
+            row[f"{label}_{when}"] = json.loads(out)
     _, _, out = run_child(
-        [*me, "--child-latency", str(logir_index), str(tantivy_index)]
+        [*me, "--child-latency", ",".join(str(p) for p in indexes.values()), str(tantivy_index)]
         + [str(corpus / "queries.jsonl"), str(reps)]
     )
     row.update(json.loads(out))
@@ -239,11 +270,11 @@ def measure(size: int, corpus: Path, work: Path, reuse: Path | None, reps: int) 
 
 
 def report(rows: list[dict]) -> None:
-    print("\n| docs | system | p50 ms | p99 ms | p50 / logir flat |")
+    print("\n| docs | system | p50 ms | p99 ms | p50 / first logir flat |")
     print("|---:|---|---:|---:|---:|")
     for r in rows:
         lat = r["latency"]
-        flat = lat["logir flat"]["p50_ms"]
+        flat = next(s["p50_ms"] for name, s in lat.items() if name.endswith(" flat"))
         for name, s in lat.items():
             print(
                 f"| {r['docs']} | {name} | {s['p50_ms']:.2f} | {s['p99_ms']:.2f} | "
@@ -254,7 +285,7 @@ def report(rows: list[dict]) -> None:
     )
     print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        for engine in ("logir", "tantivy"):
+        for engine in r["engines"]:
             build = r.get(f"{engine}_build")
             b_s = f"{build['s']:.0f}" if build else "(reused)"
             b_rss = f"{build['peak_rss_mb']}" if build else "-"
@@ -265,18 +296,28 @@ def report(rows: list[dict]) -> None:
             )
     for r in rows:
         lat = r["latency"]
-        best = min(lat[f"logir {s}"]["p50_ms"] for s in ("fuzzy", "sets"))
-        print(
-            f"{r['docs']}: logir logical p50 (best of fuzzy/sets) {best:.2f} ms vs tantivy "
-            f"boolean {lat['tantivy boolean']['p50_ms']:.2f} ms; lexical index logir / tantivy "
-            f"{r['logir_mb'] / r['tantivy_mb']:.2f}x; docs.jsonl {r['logir_docs_mb']:.0f} MB"
-        )
+        for engine in r["engines"][:-1]:
+            label = "logir" if engine == "logir plain" else engine
+            best = min(lat[f"{label} {s}"]["p50_ms"] for s in ("fuzzy", "sets"))
+            print(
+                f"{r['docs']}: {engine} logical p50 (best of fuzzy/sets) {best:.2f} ms vs "
+                f"tantivy boolean {lat['tantivy boolean']['p50_ms']:.2f} ms; lexical index "
+                f"{engine} / tantivy {r[f'{engine}_mb'] / r['tantivy_mb']:.2f}x; docs.jsonl "
+                f"{r['logir_docs_mb']:.0f} MB"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", action="append", default=[], help="SIZE=FOLDER (repeatable)")
-    ap.add_argument("--reuse", action="append", default=[], help="SIZE=LOGIR_INDEX to reuse")
+    ap.add_argument(
+        "--reuse", action="append", default=[], help="SIZE=LOGIR_INDEX to reuse (repeatable)"
+    )
+    ap.add_argument(
+        "--postings",
+        default="plain",
+        help="logir posting formats to measure, comma-separated (plain, compact)",
+    )
     ap.add_argument("--work", type=Path, help="folder for the indexes built")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--out", type=Path)
@@ -292,15 +333,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.child_latency:
         a, b, c, reps = args.child_latency
-        child_latency(Path(a), Path(b), Path(c), int(reps))
+        child_latency([Path(p) for p in a.split(",")], Path(b), Path(c), int(reps))
         return 0
     if not args.corpus or args.work is None:
         ap.error("give --corpus SIZE=FOLDER (one or more) and --work")
     corpora = {int(k): Path(v) for k, v in (c.split("=", 1) for c in args.corpus)}
-    reuse = {int(k): Path(v) for k, v in (c.split("=", 1) for c in args.reuse)}
+    reuse: dict[int, list[Path]] = {}
+    for k, v in (c.split("=", 1) for c in args.reuse):
+        reuse.setdefault(int(k), []).append(Path(v))
+    postings = args.postings.split(",")
     args.work.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()[0]
-    rows = [measure(n, corpora[n], args.work, reuse.get(n), args.reps) for n in sorted(corpora)]
+    rows = [
+        measure(n, corpora[n], args.work, reuse.get(n, []), postings, args.reps)
+        for n in sorted(corpora)
+    ]
     report(rows)
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores; load average (1 min) "
