@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -11,10 +13,12 @@ import pytest
 from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.index import bm25shards, streambuild
+from logir.index.bm25compact import POSTINGS, CompactPostings
 from logir.index.store import build_index, open_index
 from logir.index.streambuild import build_bm25_index, work_folder
 from logir.limits import MAX_SHARD_SIZE
 
+_build = build_bm25_index
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
 
 
@@ -39,26 +43,49 @@ def _files(index: Path) -> dict[str, dict]:
     return json.loads((index / "manifest.json").read_text())["files"]
 
 
-def test_sharded_build_writes_the_files_of_the_in_memory_build(tmp_path: Path) -> None:
+@pytest.fixture(params=POSTINGS, autouse=True)
+def postings(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs for each posting format: ``build_bm25_index`` writes it."""
+    monkeypatch.setattr(
+        sys.modules[__name__], "build_bm25_index", partial(_build, postings=request.param)
+    )
+    return str(request.param)
+
+
+def test_sharded_build_writes_the_files_of_the_in_memory_build(
+    tmp_path: Path, postings: str
+) -> None:
     docs = _docs(40)
     corpus = _corpus(tmp_path / "c.jsonl", docs)
     plain = build_index(docs, tmp_path / "plain", retrievers=("bm25",))
     sharded, n = build_bm25_index(corpus, tmp_path / "sharded", shard_size=7)
     assert n == 40
-    assert _files(sharded) == _files(plain)  # every file, byte for byte (sizes and SHA-256)
     a = json.loads((plain / "manifest.json").read_text())
     b = json.loads((sharded / "manifest.json").read_text())
+    if postings == "plain":
+        assert _files(sharded) == _files(plain)  # every file, byte for byte (sizes and SHA-256)
+    else:  # the same documents; other posting files, the same numbers (below)
+        assert _files(sharded)["docs.jsonl"] == _files(plain)["docs.jsonl"]
+        assert b["retrievers"]["bm25"].pop("postings") == "compact"
     assert a["retrievers"] == b["retrievers"] and a["corpus_sha256"] == b["corpus_sha256"]
     assert not work_folder(tmp_path / "sharded").exists()
-    texts = ["alpha beta", "gamma", "kappa lambda mu"]
+    texts = ["alpha beta", "gamma", "kappa lambda mu", "title iota iota"]
     ref, got = open_index(plain).scorer("bm25"), open_index(sharded).scorer("bm25")
     np.testing.assert_array_equal(ref.score(texts), got.score(texts))
+    for x, y in zip(ref.search(texts, 7), got.search(texts, 7), strict=True):
+        np.testing.assert_array_equal(x, y)
 
 
-def test_the_index_opens_memory_mapped(tmp_path: Path) -> None:
+def test_the_index_opens_memory_mapped(tmp_path: Path, postings: str) -> None:
     out, _ = build_bm25_index(_corpus(tmp_path / "c.jsonl", _docs(12)), tmp_path / "idx")
-    postings = open_index(out).scorer("bm25").postings
-    assert not postings.data.flags.writeable and not postings.indices.flags.writeable
+    scorer = open_index(out).scorer("bm25")
+    if postings == "compact":  # its arrays are read where they lie; lists decode when read
+        lists = scorer._lists  # noqa: SLF001 (what the scorer reads from)
+        assert isinstance(lists, CompactPostings)
+        assert not lists._bytes.flags.writeable and not lists._tf.flags.writeable  # noqa: SLF001
+        return
+    held = scorer.postings
+    assert not held.data.flags.writeable and not held.indices.flags.writeable
 
 
 def test_a_killed_build_resumes_at_its_last_finished_shard(
