@@ -279,22 +279,7 @@ class CompactPostings:
         """Token ``t``'s varints decoded: each posting's gap times two, plus one when its term
         frequency is over 1."""
         raw = self._bytes[self._byte_ptr[t] : self._byte_ptr[t + 1]]
-        count = int(self.indptr[t + 1] - self.indptr[t])
-        if len(raw) == count:  # every value in one byte
-            return raw.astype(np.int64)
-        ends = np.flatnonzero(raw < 0x80)  # each value's last byte
-        starts = np.empty_like(ends)  # and its first
-        starts[0] = 0
-        np.add(ends[:-1], 1, out=starts[1:])
-        low = (raw & 0x7F).astype(np.int64)
-        out = low[starts]
-        at = np.flatnonzero(ends != starts)  # values of two bytes or more
-        k = 1
-        while len(at):
-            out[at] |= low[starts[at] + k] << (7 * k)
-            at = at[ends[at] > starts[at] + k]
-            k += 1
-        return out
+        return _read_varints(raw, int(self.indptr[t + 1] - self.indptr[t]))
 
     def documents(self, t: int) -> np.ndarray:
         """The documents (ascending, int64) of token ``t``'s posting list."""
@@ -340,11 +325,47 @@ class CompactPostings:
 
     def to_csr(self) -> sp.csr_matrix:
         """Every list decoded into the CSR matrix bm25s's files would hold (for whole-matrix
-        users: sparse products, column shards)."""
+        users: sparse products, column shards), a run of lists at a time, the same numbers as
+        :meth:`posting`."""
         indices = np.empty(self.nnz, dtype=np.int32)
         data = np.empty(self.nnz, dtype=np.float32)
-        for t in range(self.shape[0]):
-            lo, hi = self.indptr[t], self.indptr[t + 1]
-            if hi > lo:
-                indices[lo:hi], data[lo:hi] = self._decode(t)
+        indptr, n_tok = self.indptr, self.shape[0]
+        t0 = 0
+        while t0 < n_tok:
+            t1 = int(np.searchsorted(indptr, indptr[t0] + ENCODE_POSTINGS, side="right")) - 1
+            t1 = min(max(t1, t0 + 1), n_tok)
+            lo, hi = int(indptr[t0]), int(indptr[t1])
+            raw = self._bytes[self._byte_ptr[t0] : self._byte_ptr[t1]]
+            codes = _read_varints(raw, hi - lo)
+            lengths = np.diff(indptr[t0 : t1 + 1])
+            many = np.flatnonzero(codes & 1)
+            gaps = codes >> 1
+            summed = np.cumsum(gaps)
+            heads = (indptr[t0:t1] - lo)[lengths > 0]
+            docs = summed - np.repeat(summed[heads] - gaps[heads], lengths[lengths > 0])
+            tf = np.ones(hi - lo, dtype=np.float64)
+            tf[many] = self._tf[self._tf_ptr[t0] : self._tf_ptr[t1]]
+            idf = np.repeat(np.asarray(self._idf[t0:t1], dtype=np.float64), lengths)
+            indices[lo:hi] = docs
+            data[lo:hi] = (idf * (tf / (self._norm[docs] + tf))).astype(np.float32)
+            t0 = t1
         return sp.csr_matrix((data, indices, self.indptr), shape=self.shape, copy=False)
+
+
+def _read_varints(raw: np.ndarray, count: int) -> np.ndarray:
+    """The ``count`` values (int64) of the varint stream ``raw`` (see :func:`_varints`)."""
+    if len(raw) == count:  # every value in one byte
+        return raw.astype(np.int64)
+    ends = np.flatnonzero(raw < 0x80)  # each value's last byte
+    starts = np.empty_like(ends)  # and its first
+    starts[0] = 0
+    np.add(ends[:-1], 1, out=starts[1:])
+    low = (raw & 0x7F).astype(np.int64)
+    out = low[starts]
+    at = np.flatnonzero(ends != starts)  # values of two bytes or more
+    k = 1
+    while len(at):
+        out[at] |= low[starts[at] + k] << (7 * k)
+        at = at[ends[at] > starts[at] + k]
+        k += 1
+    return out

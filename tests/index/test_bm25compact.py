@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from logir.errors import LogirError
+from logir.index import bm25compact
 from logir.index.bm25compact import CompactPostings
 from logir.index.store import open_index
 from logir.index.streambuild import build_bm25_index
@@ -112,3 +113,17 @@ def test_decoded_lists_are_kept_within_their_budget_and_read_the_same(
     assert not fresh._kept  # noqa: SLF001 (a budget of 0 keeps nothing)
     longest = int(np.argmax(sizes))
     assert kept.posting(longest)[0] is kept.posting(longest)[0]  # read again from the cache
+
+
+@pytest.mark.parametrize("run", [1, 7, 10**9])
+def test_the_whole_matrix_decodes_in_runs_as_each_list_does(
+    pair: tuple[Path, Path], run: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bm25compact, "ENCODE_POSTINGS", run)
+    lists = CompactPostings(pair[1] / "bm25", cache_bytes=0)
+    whole = lists.to_csr()
+    for t in range(lists.shape[0]):
+        lo, hi = whole.indptr[t], whole.indptr[t + 1]
+        docs, scores = lists.posting(t)
+        np.testing.assert_array_equal(whole.indices[lo:hi], docs)
+        np.testing.assert_array_equal(whole.data[lo:hi], scores)
