@@ -32,6 +32,13 @@ Measured:
   times it (warm-up, then ``--reps`` interleaved rounds, query-embedding cache cleared before
   each call): flat, fuzzy and sets over the ANN scorer, and over the exact scorer.
 - build seconds of the ANN index and peak RSS of the process.
+- **where a query's time goes** (ANN scorer): one more round of every system with the encoder
+  wrapped, counting its calls and their seconds per query (``encoder calls``, ``encoder ms``).
+
+Systems: ``flat`` (the term texts joined by spaces), ``fuzzy``, ``sets``, and ``fuzzy (terms
+first)``: fuzzy as it embedded texts before a query's texts were embedded at once (the terms in
+one call, the typed text in a second one only where the terms' top K do not settle the ranking;
+the same rankings), kept to show what the one call costs or saves.
 
 Usage: python bench/dense_scale.py [--n 1000000] [--ann hnsw] [--recipe related]
        [--ef 128,256,512,1024] [--reps 3] [--out dense_scale.json]
@@ -47,17 +54,24 @@ import re
 import resource
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import latency  # noqa: E402  (bench/latency.py: the queries and the timing method)
 
+import logir.index.dense as dense_module  # noqa: E402
 from logir.index.ann import AnnIndex, parse_ann, resolve  # noqa: E402
 from logir.index.dense import DenseScorer  # noqa: E402
 from logir.index.store import corpus_texts, load_corpus  # noqa: E402
+from logir.logic import Composer, get_composer  # noqa: E402
+from logir.logic.fuzzy import Fuzzy  # noqa: E402
+from logir.query import terms  # noqa: E402
+from logir.query.reading import Reading  # noqa: E402
 
 SOURCES = ("comlq", "scifact", "negconstraint", "nevir", "excluir", "boolquestions-not")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -142,6 +156,73 @@ def percentiles(seconds: list[float]) -> dict[str, float]:
     return {f"p{p}_ms": round(float(np.percentile(ms, p)), 2) for p in (50, 95, 99)}
 
 
+class TermsFirst(Fuzzy):
+    """fuzzy embedding the terms first, the typed text later where needed (see the docstring)."""
+
+    def query_texts(self, reading: Reading) -> list[str]:
+        return [t.text for t in terms(reading.query)]
+
+
+SYSTEMS: dict[str, tuple[Callable[[], Composer], Callable[[str], str]]] = {
+    "flat": (lambda: get_composer("flat"), latency.flat_text),
+    "fuzzy": (lambda: get_composer("fuzzy"), lambda q: q),
+    "fuzzy (terms first)": (TermsFirst, lambda q: q),
+    "sets": (lambda: get_composer("sets"), lambda q: q),
+}
+
+
+def timed(scorer: DenseScorer, system: str, query: str) -> float:
+    """Seconds for one ``rank([query])``, a fresh composer, the query embeddings forgotten."""
+    make, text_of = SYSTEMS[system]
+    composer = make()
+    latency.clear_caches(scorer)
+    start = time.perf_counter()
+    composer.rank([text_of(query)], scorer, latency.RANK_K)
+    return time.perf_counter() - start
+
+
+def measure(scorer: DenseScorer, queries: list[str], reps: int) -> dict[str, list[float]]:
+    """Per-call seconds of every system, as ``latency.measure`` times them (a warm-up round,
+    then ``reps`` rounds, interleaved query by query)."""
+    for system in SYSTEMS:
+        for q in queries:
+            timed(scorer, system, q)
+    out: dict[str, list[float]] = {system: [] for system in SYSTEMS}
+    for _ in range(reps):
+        for q in queries:
+            for system in SYSTEMS:
+                out[system].append(timed(scorer, system, q))
+    return out
+
+
+def encoder_share(scorer: DenseScorer, queries: list[str]) -> dict[str, dict[str, float]]:
+    """Per system: encoder calls and encoder milliseconds per query, over one round."""
+    wrapped = dense_module._encode_queries
+    calls: list[float] = []
+
+    def counted(model: Any, texts: list[str]) -> np.ndarray:
+        start = time.perf_counter()
+        try:
+            return wrapped(model, texts)
+        finally:
+            calls.append(time.perf_counter() - start)
+
+    out = {}
+    dense_module._encode_queries = counted
+    try:
+        for system in SYSTEMS:
+            calls.clear()
+            total = sum(timed(scorer, system, q) for q in queries)
+            out[system] = {
+                "encoder_calls": round(len(calls) / len(queries), 2),
+                "encoder_ms": round(1e3 * sum(calls) / len(queries), 2),
+                "total_ms": round(1e3 * total / len(queries), 2),
+            }
+    finally:
+        dense_module._encode_queries = wrapped
+    return out
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -195,9 +276,11 @@ def main() -> int:
 
     latencies = {}
     for label, scorer, reps in (("ann", approx, args.reps), ("exact", exact, args.exact_reps)):
-        times = latency.measure(scorer, queries, reps)
+        times = measure(scorer, queries, reps)
         latencies[label] = {system: percentiles(s) for system, s in times.items()}
         print(label, json.dumps(latencies[label]), file=sys.stderr)
+    encoder = encoder_share(approx, queries)
+    print("encoder", json.dumps(encoder), file=sys.stderr)
 
     result = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -214,6 +297,8 @@ def main() -> int:
         "texts": len(texts),
         "sweep": sweep,
         "latency": latencies,
+        "encoder": encoder,
+        "torch_threads": latency._torch_threads(),
     }
     if args.out:
         args.out.write_text(json.dumps(result, indent=2), encoding="utf-8")
@@ -236,6 +321,11 @@ def markdown(r: dict) -> str:
     for label, systems in r["latency"].items():
         for system, p in systems.items():
             lines.append(f"| {label} | {system} | {p['p50_ms']} | {p['p95_ms']} | {p['p99_ms']} |")
+    lines += ["", f"One more round over the ann scorer (torch threads {r['torch_threads']}):", ""]
+    lines += ["| system | encoder calls per query | encoder ms per query | ms per query |"]
+    lines += ["|---|---|---|---|"]
+    for system, e in r["encoder"].items():
+        lines.append(f"| {system} | {e['encoder_calls']} | {e['encoder_ms']} | {e['total_ms']} |")
     return "\n".join(lines)
 
 

@@ -232,9 +232,13 @@ def _evaluate_system(
     per_query = {q: dict(v) for q, v in per_query.items()}
     result = SystemResult(spec.name, dict(overall), per_query)
 
-    def score_rows(topic: Topic, ids: list[str]) -> np.ndarray:
-        rows = np.array([dataset.doc_index[d] for d in ids], dtype=np.int64)
-        return composer.score(reading_of[topic.id], scorer, rows)
+    def score_rows(asked: list[tuple[Topic, list[str]]]) -> list[np.ndarray]:
+        """The composed scores of each topic's documents, asked of the composer at once."""
+        items = [
+            (reading_of[t.id], np.array([dataset.doc_index[d] for d in ids], dtype=np.int64))
+            for t, ids in asked
+        ]
+        return composer.score_many(items, scorer)
 
     _logic_metrics(dataset, topics, ranked, score_rows, result, depth)
     _multicondition_metrics(topics, score_rows, result)
@@ -258,7 +262,7 @@ def _logic_metrics(
     dataset: Dataset,
     topics: list[Topic],
     ranked: dict[str, list[str]],
-    score_rows: Callable[[Topic, list[str]], np.ndarray],
+    score_rows: Callable[[list[tuple[Topic, list[str]]]], list[np.ndarray]],
     result: SystemResult,
     depth: int,
 ) -> None:
@@ -277,12 +281,15 @@ def _logic_metrics(
             nr = M.neg_recall_at_k(ranked[t.id], viol, k)
             if nr is not None:
                 pq[f"NegRecall@{k}"] = nr
+    pairs: list[tuple[Topic, int, list[str]]] = []
+    for t in labelled:
         sat = [d for d, g in dataset.qrels[t.id].items() if g > 0 and d in dataset.doc_index]
         vio = [d for d in dataset.violating[t.id] if d in dataset.doc_index]
         if sat and vio:
-            s = score_rows(t, sat + vio)
-            pair_values[t.id] = M.pair_order(s[: len(sat)].tolist(), s[len(sat) :].tolist())
-            pq["PairAcc"] = pair_values[t.id]
+            pairs.append((t, len(sat), sat + vio))
+    for (t, n_sat, _), s in zip(pairs, score_rows([(t, ids) for t, _, ids in pairs]), strict=True):
+        pair_values[t.id] = M.pair_order(s[:n_sat].tolist(), s[n_sat:].tolist())
+        result.per_query[t.id]["PairAcc"] = pair_values[t.id]
     for name in sorted({n for t in labelled for n in result.per_query[t.id]} - set(result.overall)):
         vals = [result.per_query[t.id][name] for t in labelled if name in result.per_query[t.id]]
         result.overall[name] = float(np.mean(vals))
@@ -293,7 +300,7 @@ def _logic_metrics(
 
 def _multicondition_metrics(
     topics: list[Topic],
-    score_rows: Callable[[Topic, list[str]], np.ndarray],
+    score_rows: Callable[[list[tuple[Topic, list[str]]]], list[np.ndarray]],
     result: SystemResult,
 ) -> None:
     """MultiConIR: Win Rate per level and style, the ladder under query10, Flip Rate per level."""
@@ -302,11 +309,14 @@ def _multicondition_metrics(
         return
     pos_hn1: dict[tuple[str, int, str], tuple[float, float]] = {}
     ladders: dict[str, list[list[float]]] = defaultdict(list)
+    asked = []
     for t in ladder_topics:
         ladder = list(t.meta["ladder"])
+        asked.append((t, ladder if int(t.meta["level"]) == 10 else ladder[:2]))
+    for (t, _), scores in zip(asked, score_rows(asked), strict=True):
+        ladder = list(t.meta["ladder"])
         level, style, item = int(t.meta["level"]), str(t.meta["style"]), str(t.meta["item"])
-        ids = ladder if level == 10 else ladder[:2]
-        s = score_rows(t, ids).tolist()
+        s = scores.tolist()
         pos_hn1[(item, level, style)] = (s[0], s[1])
         if level == 10 and len(ladder) == 11:
             ladders[style].append(s)

@@ -24,7 +24,8 @@ class Scorer(Protocol):
 
     Optional: ``parts``, the scorers it is made of that a composer may read by name
     (:data:`LEXICAL_PART`, :data:`DENSE_PART`), read with :func:`scorer_parts`; ``passages``, the
-    corpus texts by row (:func:`scorer_passages`); and ``prepare`` (see :class:`QueryBatch`).
+    corpus texts by row (:func:`scorer_passages`); ``prepare`` (see :class:`QueryBatch`); and
+    ``warm`` and ``ahead`` (see :func:`warm`, :func:`ahead`).
     """
 
     name: str
@@ -176,6 +177,29 @@ class _PlainBatch:
 
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
         return self._scorer.score(self._texts[rows], doc_idx)
+
+
+def warm(scorer: Scorer, texts: Sequence[str]) -> None:
+    """Let ``scorer`` read ``texts`` ahead, all at once, where it can (``scorer.warm``: a dense
+    scorer embeds them in one encoder call); later calls over any of them reuse that reading.
+    Nothing happens for a scorer without ``warm``: the calls then read each text as they come."""
+    own = getattr(scorer, "warm", None)
+    unique = list(dict.fromkeys(texts))
+    if callable(own) and unique:
+        own(unique)
+
+
+def ahead(
+    scorer: Scorer,
+    requests: Sequence[tuple[Sequence[str], np.ndarray]],
+    best: Sequence[str] = (),
+) -> None:
+    """Tell ``scorer`` what the next calls ask: each request's texts scored on its rows, and the
+    best score (top 1) of each ``best`` text. A scorer whose calls cost a round trip (sharded:
+    ``scorer.ahead``) fetches them all at once; for any other this does nothing."""
+    own = getattr(scorer, "ahead", None)
+    if callable(own) and (requests or best):
+        own(requests, best)
 
 
 def prepare(scorer: Scorer, texts: list[str]) -> QueryBatch:

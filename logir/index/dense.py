@@ -243,6 +243,12 @@ class DenseScorer:
             self._queries.popitem(last=False)
         return out
 
+    def warm(self, texts: list[str]) -> None:
+        """Embed ``texts`` now, in one encoder call, for the calls that follow (``embed``
+        reuses them); more texts than half the query cache holds are left to those calls."""
+        if len(texts) <= _QUERY_CACHE_SIZE // 2:
+            self.embed(texts)
+
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         """Query vectors (the embeddings), as the VectorScorer protocol names them."""
         return self.embed(texts)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 import numpy as np
 
-from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, topk
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, topk, warm
 
 
 class HybridScorer:
@@ -36,6 +36,20 @@ class HybridScorer:
     @property
     def n_docs(self) -> int:
         return self.lexical.n_docs
+
+    def warm(self, texts: list[str]) -> None:
+        """Each part reads ``texts`` ahead where it can (:func:`logir.index.base.warm`)."""
+        for part in self.parts.values():
+            warm(part, texts)
+
+    def ahead(
+        self, requests: Sequence[tuple[Sequence[str], np.ndarray]], best: Sequence[str] = ()
+    ) -> None:
+        """Each part told what ``score`` will ask of it (:func:`logir.index.base.ahead`): the
+        lexical part also the best score of every text, its scale."""
+        scaled = [*best, *(t for texts, _ in requests for t in texts)]
+        ahead(self.lexical, requests, scaled)
+        ahead(self.dense, requests, best)
 
     def _lexical_scale(self, texts: list[str]) -> np.ndarray:
         _, best = self.lexical.search(texts, 1)

@@ -30,7 +30,8 @@ from logir.index.base import NO_PARTS, Scorer
 
 #: the stored retrievers that can be cut into shards
 SHARDABLE = ("bm25", "dense")
-_FOUND_CACHE = 4096  # (text, k) top lists a sharded scorer keeps
+_FOUND_CACHE = 4096  # texts whose top list a sharded scorer keeps
+_SCORED_CACHE = 16384  # (text, rows) score rows fetched ahead that a sharded scorer keeps
 
 
 def shard_bounds(n_docs: int, shards: int) -> np.ndarray:
@@ -133,6 +134,14 @@ class ShardServer:
             return self.scorer.score_vectors(queries, rows)  # type: ignore[attr-defined]
         return self.scorer.score(queries, rows)
 
+    def batch(
+        self, search: tuple[Any, int] | None, groups: Sequence[tuple[Any, np.ndarray] | None]
+    ) -> tuple[tuple[np.ndarray, np.ndarray] | None, list[np.ndarray | None]]:
+        """``search(*search)`` (None: no search) and ``score(*group)`` for each group, in one
+        request: what a block of queries asks, without a round trip per question."""
+        found = None if search is None else self.search(*search)
+        return found, [None if g is None else self.score(*g) for g in groups]
+
 
 class ShardBackend(Protocol):
     """Where shards live: ``call(method, args)`` runs ``ShardServer.method(*args[i])`` on every
@@ -175,7 +184,12 @@ def merge_topk(
 
 class ShardedScorer:
     """A Scorer over shards (see the module docstring); ``embed`` turns texts into what the
-    shards take (query vectors for dense; None: the texts themselves)."""
+    shards take (query vectors for dense; None: the texts themselves).
+
+    Each call is a round trip to every shard, so a composer may ask ahead (:meth:`ahead`) for
+    everything a block of queries will score: one round trip, whose answers the calls that
+    follow read. ``nested``: a text's top k is the start of its top K for any K >= k (exact
+    search), so a top list already fetched at a larger k answers a smaller one."""
 
     parts = NO_PARTS
 
@@ -188,13 +202,17 @@ class ShardedScorer:
         embed: Callable[[list[str]], np.ndarray] | None = None,
         analyse: Callable[[str], list[tuple[str, str]]] | None = None,
         params: dict[str, Any] | None = None,
+        nested: bool = True,
     ) -> None:
         self.name = name
         self.bounds = np.asarray(bounds, dtype=np.int64)
         self.backend = backend
         self.score_range = score_range
         self._embed = embed
+        self.nested = nested
         self._found: OrderedDict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._deepest: OrderedDict[str, int] = OrderedDict()  # each text's largest k kept
+        self._scored: OrderedDict[tuple[str, bytes], np.ndarray] = OrderedDict()
         if analyse is not None:
             self.analyse = analyse
         if params is not None:  # what the scorer was built with (BM25's k1 and b, ...)
@@ -212,30 +230,120 @@ class ShardedScorer:
         return self._embed(list(texts)) if self._embed is not None else list(texts)
 
     def search(self, texts: list[str], k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The merged top ``k`` of every shard. A text searched recently at the same ``k`` is
-        answered from memory (composers often ask for a text's best score more than once; each
-        ask is a round trip to every shard)."""
+        """The merged top ``k`` of every shard. A text searched recently at the same ``k`` (or,
+        ``nested``, at a larger one) is answered from memory (composers often ask for a text's
+        best score more than once; each ask is a round trip to every shard)."""
         shape = (len(texts), max(k, 0))
         idx = np.full(shape, -1, dtype=np.int64)
         val = np.full(shape, -np.inf, dtype=np.float32)
         if not texts or k <= 0:
             return idx, val
-        todo = list(dict.fromkeys(t for t in texts if (t, k) not in self._found))
+        todo = list(dict.fromkeys(t for t in texts if self._known(t, k) is None))
         if todo:
             q = self._queries(todo)
-            top_i, top_v = merge_topk(self.backend.call("search", [(q, k)] * self.shards), k)
-            for t, i, v in zip(todo, top_i, top_v, strict=True):
-                self._found[(t, k)] = (i, v)
+            self._keep(todo, k, self.backend.call("search", [(q, k)] * self.shards))
         for row, t in enumerate(texts):
-            idx[row], val[row] = self._found[(t, k)]
-            self._found.move_to_end((t, k))
-        while len(self._found) > _FOUND_CACHE:
-            self._found.popitem(last=False)
+            key = self._known(t, k)
+            assert key is not None
+            found_i, found_v = self._found[key]
+            idx[row], val[row] = found_i[:k], found_v[:k]
+            self._found.move_to_end(key)
         return idx, val
 
+    def _known(self, text: str, k: int) -> tuple[str, int] | None:
+        """The key of a kept top list of ``text`` that answers a top ``k``, if any."""
+        if (text, k) in self._found:
+            return text, k
+        deepest = self._deepest.get(text, 0)
+        if self.nested and deepest > k and (text, deepest) in self._found:
+            return text, deepest
+        return None
+
+    def _keep(self, texts: list[str], k: int, parts: list[Any]) -> None:
+        """The shards' top lists of ``texts`` merged and kept (the oldest ones dropped)."""
+        top_i, top_v = merge_topk(parts, k)
+        for t, i, v in zip(texts, top_i, top_v, strict=True):
+            self._found[(t, k)] = (i, v)
+            if k > self._deepest.get(t, 0):
+                self._deepest[t] = k
+            self._deepest.move_to_end(t)
+        while len(self._found) > _FOUND_CACHE:
+            self._found.popitem(last=False)
+        while len(self._deepest) > _FOUND_CACHE:
+            self._deepest.popitem(last=False)
+
     def score(self, texts: list[str], doc_idx: np.ndarray | None = None) -> np.ndarray:
-        """Scores ``[len(texts), n]``, or of the rows ``doc_idx`` in their order."""
-        return self._by_rows("score", self._queries(texts), len(texts), doc_idx)
+        """Scores ``[len(texts), n]``, or of the rows ``doc_idx`` in their order (the texts
+        fetched ahead for exactly these rows read from memory)."""
+        if doc_idx is None or not self._scored:
+            return self._by_rows("score", self._queries(texts), len(texts), doc_idx)
+        rows = np.asarray(doc_idx, dtype=np.int64).ravel()
+        key = rows.tobytes()
+        out = np.empty((len(texts), len(rows)), dtype=np.float32)
+        todo = [i for i, t in enumerate(texts) if (t, key) not in self._scored]
+        for i, t in enumerate(texts):
+            if (t, key) in self._scored:
+                out[i] = self._scored[(t, key)]
+        if todo:
+            ask = [texts[i] for i in todo]
+            out[todo] = self._by_rows("score", self._queries(ask), len(ask), rows)
+        return out
+
+    def ahead(
+        self, requests: Sequence[tuple[Sequence[str], np.ndarray]], best: Sequence[str] = ()
+    ) -> None:
+        """Fetch in one round trip to every shard the scores of each request's texts on its
+        rows, and the top 1 of each ``best`` text; the ``score`` and ``search`` calls that ask
+        for them next read the answers (the same numbers: a shard scores a text on a row the
+        same whatever else it is asked)."""
+        best = list(dict.fromkeys(t for t in best if self._known(t, 1) is None))
+        asks: dict[bytes, tuple[np.ndarray, dict[str, None]]] = {}
+        for texts, doc_idx in requests:
+            rows = np.asarray(doc_idx, dtype=np.int64).ravel()
+            if not len(rows):
+                continue
+            if rows.min() < 0 or rows.max() >= self.n_docs:
+                raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
+            key = rows.tobytes()
+            todo = asks.setdefault(key, (rows, {}))[1]
+            todo.update((t, None) for t in texts if (t, key) not in self._scored)
+        groups = [(key, rows, list(todo)) for key, (rows, todo) in asks.items() if todo]
+        if not best and not groups:
+            return
+        everything = list(dict.fromkeys([*best, *(t for _, _, ts in groups for t in ts)]))
+        embedded = self._queries(everything)
+        at = {t: i for i, t in enumerate(everything)}
+
+        def vectors(texts: list[str]) -> Any:  # what the shards take for these texts
+            return list(texts) if self._embed is None else embedded[[at[t] for t in texts]]
+
+        search = (vectors(best), 1) if best else None
+        cols: list[list[np.ndarray]] = []
+        args: list[tuple[Any, ...] | None] = []
+        for s in range(self.shards):
+            lo, hi = int(self.bounds[s]), int(self.bounds[s + 1])
+            shard_groups: list[tuple[Any, np.ndarray] | None] = []
+            shard_cols = []
+            for _, rows, ts in groups:
+                c = np.flatnonzero((rows >= lo) & (rows < hi))
+                shard_cols.append(c)
+                shard_groups.append((vectors(ts), rows[c] - lo) if len(c) else None)
+            cols.append(shard_cols)
+            wanted = search is not None or any(g is not None for g in shard_groups)
+            args.append((search, shard_groups) if wanted else None)
+        answers = self.backend.call("batch", args)
+        if best:
+            self._keep(best, 1, [a[0] for a in answers])
+        for g, (key, rows, ts) in enumerate(groups):
+            out = np.zeros((len(ts), len(rows)), dtype=np.float32)
+            for s, answer in enumerate(answers):
+                part = None if answer is None else answer[1][g]
+                if part is not None:
+                    out[:, cols[s][g]] = part
+            for t, values in zip(ts, out, strict=True):
+                self._scored[(t, key)] = values
+        while len(self._scored) > _SCORED_CACHE:
+            self._scored.popitem(last=False)
 
     def _by_rows(self, method: str, q: Any, m: int, doc_idx: np.ndarray | None) -> np.ndarray:
         """``method`` asked of every shard for its part of ``doc_idx`` (None: all its rows),
@@ -273,6 +381,10 @@ class ShardedVectors(ShardedScorer):
     def dim(self) -> int:
         return self._dim
 
+    def warm(self, texts: list[str]) -> None:
+        """Embed ``texts`` now, in one call (the embedding scorer keeps them for later calls)."""
+        self._queries(texts)
+
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self._queries(texts), dtype=np.float32)
 
@@ -298,5 +410,8 @@ def sharded(scorer: Scorer, shards: int, serve: Serve) -> Scorer:
     if scorer.name == "dense":
         embed = scorer.embed  # type: ignore[attr-defined]
         dim = int(scorer.dim)  # type: ignore[attr-defined]
-        return ShardedVectors(scorer.name, bounds, backend, scorer.score_range, embed, dim=dim)
+        exact = getattr(scorer, "ann", None) is None  # an ANN's top k need not start its top K
+        return ShardedVectors(
+            scorer.name, bounds, backend, scorer.score_range, embed, dim=dim, nested=exact
+        )
     return ShardedScorer(scorer.name, bounds, backend, scorer.score_range, None, analyse, params)

@@ -82,6 +82,18 @@ def asserted_share(
     return out
 
 
+def asserted_texts(scorer: Scorer, terms: list[str]) -> list[str]:
+    """The texts :func:`asserted_share` scores with ``scorer``'s lexical part for ``terms`` (a
+    word of the term per index token), to ask for ahead; none where it scores nothing."""
+    if scorer_passages(scorer) is None:
+        return []
+    lexical = scorer_parts(scorer).get(LEXICAL_PART, scorer)
+    analyse: Analyser | None = getattr(lexical, "analyse", None)
+    if analyse is None:
+        return []
+    return [w for t in terms for w in _token_words(analyse, t).values()]
+
+
 def _token_words(analyse: Analyser, term: str) -> dict[str, str]:
     """The term's index tokens, each with the first word of the term that gives it."""
     out: dict[str, str] = {}

@@ -65,9 +65,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, topk
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_parts, topk
 from logir.limits import MAX_DEPTH
-from logir.logic.asserted import asserted_share
+from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.ranking import Ranking
 from logir.query import natural as cues
@@ -207,6 +207,13 @@ class Exclusion(Composer):
             self._plans.put(r, plan)
         return plan
 
+    def query_texts(self, reading: Reading) -> list[str]:
+        """What an exclusion plan scores: the positive part and the flat text less the excluded
+        words, each excluded term (and, where its shared words weigh, the whole term); a flat
+        plan's one text needs no batching."""
+        plan = self.plan(reading)
+        return [] if plan.kind == "flat" else self._plan_texts(plan)
+
     def explain(self, reading: Reading) -> str:
         plan = self.plan(reading)
         how = "positive part minus excluded evidence" if plan.kind == "exclude" else "flat"
@@ -297,21 +304,71 @@ class Exclusion(Composer):
             idx, sc = scorer.search([plans[i].text for i in flat], k)
             for j, i in enumerate(flat):
                 out[i] = Ranking(idx[j], sc[j], {plans[i].text: sc[j]}, plans[i].logical_form)
-        for i, p in enumerate(plans):
-            if p.kind == "exclude":
-                out[i] = self._rank_exclusion(p, scorer, k)
+        excluding = [i for i, p in enumerate(plans) if p.kind == "exclude"]
+        candidates = self._candidates([plans[i] for i in excluding], scorer)
+        self._ask_ahead(
+            [(plans[i], rows) for i, rows in zip(excluding, candidates, strict=True)], scorer
+        )
+        for i, rows in zip(excluding, candidates, strict=True):
+            out[i] = self._rank_exclusion(plans[i], scorer, k, rows)
         return [r for r in out if r is not None]
 
-    def _candidates(self, plan: Plan, scorer: Scorer) -> np.ndarray:
-        if not plan.positive:  # purely negative: every document qualifies
-            return np.arange(scorer.n_docs, dtype=np.int64)
-        rest = without_words(plan.text, self._negated(plan)) or plan.positive
-        idx, _ = scorer.search([plan.positive, rest], max(self.depth, 1))
-        rows = np.unique(idx[idx >= 0])
-        return rows.astype(np.int64)
+    def score_ahead(self, items: list[tuple[Reading, np.ndarray]], scorer: Scorer) -> None:
+        plans = [(self.plan(r), rows) for r, rows in items]
+        ahead(scorer, [([p.text], rows) for p, rows in plans if p.kind == "flat"])
+        self._ask_ahead([(p, rows) for p, rows in plans if p.kind == "exclude"], scorer)
 
-    def _rank_exclusion(self, plan: Plan, scorer: Scorer, k: int) -> Ranking:
-        rows = self._candidates(plan, scorer)
+    def _ask_ahead(self, items: list[tuple[Plan, np.ndarray]], scorer: Scorer) -> None:
+        """Tell the scorer (over a hybrid one, each part) what ``evidence`` will ask of it for
+        these exclusion plans and rows (:func:`~logir.index.base.ahead`)."""
+        parts = scorer_parts(scorer)
+        lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
+        targets = [lexical, dense] if lexical is not None and dense is not None else [scorer]
+        for target in targets:
+            requests: list[tuple[list[str], np.ndarray]] = []
+            best: list[str] = []
+            for plan, rows in items:
+                texts = self._plan_texts(plan)
+                words: list[str] = []
+                if self.mentions == "asserted" and target is parts.get(LEXICAL_PART, scorer):
+                    words = asserted_texts(scorer, self._asserted_terms(plan))
+                requests.append((texts + words, rows))
+                best += texts
+            ahead(target, requests, best)
+
+    def _plan_texts(self, plan: Plan) -> list[str]:
+        """The texts ``evidence`` scores for an exclusion plan (see ``query_texts``)."""
+        distinct = self._negated(plan)
+        texts = []
+        if plan.positive:
+            texts += [plan.positive, without_words(plan.text, distinct) or plan.positive]
+        texts += distinct
+        if self.shared > 0 and distinct != list(plan.negated):
+            texts += plan.negated
+        return texts
+
+    def _asserted_terms(self, plan: Plan) -> list[str]:
+        """The terms whose asserted share ``evidence`` measures."""
+        distinct, negated = self._negated(plan), list(plan.negated)
+        return distinct + negated if self.shared > 0 and distinct != negated else distinct
+
+    def _candidates(self, plans: list[Plan], scorer: Scorer) -> list[np.ndarray]:
+        """Each plan's candidate rows: the top depth of its positive part and of its text less
+        the excluded words (one search for all); every row for a purely negative plan."""
+        texts = [t for p in plans if p.positive for t in self._plan_texts(p)[:2]]
+        idx = scorer.search(texts, max(self.depth, 1))[0] if texts else None
+        out, at = [], 0
+        for p in plans:
+            if not p.positive:  # purely negative: every document qualifies
+                out.append(np.arange(scorer.n_docs, dtype=np.int64))
+                continue
+            assert idx is not None
+            found = idx[at : at + 2]
+            at += 2
+            out.append(np.unique(found[found >= 0]).astype(np.int64))
+        return out
+
+    def _rank_exclusion(self, plan: Plan, scorer: Scorer, k: int, rows: np.ndarray) -> Ranking:
         ev = self.evidence(plan, scorer, rows)
         total = np.sum(list(ev.values()), axis=0).astype(np.float32)
         order, top = topk(total[None, :], k)

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from logir.errors import LogirError
-from logir.index.base import Scorer
+from logir.index.base import Scorer, warm
 from logir.logic.ranking import Ranking
 from logir.query.reading import Reading
 
@@ -89,6 +89,10 @@ class Composer(ABC):
     ``reads_logical_form`` (False: it ranks the reading's text alone, as flat and the rewriters do)
     and ``rank_batch`` (most readings a caller should rank at once to report progress often: a
     composer that spends seconds per query sets it; 0: no limit).
+
+    ``query_texts(reading)`` names the texts a composer will ask the scorer about for a reading;
+    ``rank`` and ``score`` hand them to the scorer first, all at once (``index.base.warm``: a
+    dense scorer embeds a logical query's texts in one encoder call).
     """
 
     name: ClassVar[str] = ""
@@ -101,12 +105,37 @@ class Composer(ABC):
     def rank(self, readings: Sequence[Reading | str], scorer: Scorer, k: int) -> list[Ranking]:
         """One Ranking of at most ``k`` hits per reading."""
         read = self.reads_logical_form
-        return self.rank_readings([as_reading(r, read) for r in readings], scorer, k)
+        rs = [as_reading(r, read) for r in readings]
+        warm(scorer, [t for r in rs for t in self.query_texts(r)])
+        return self.rank_readings(rs, scorer, k)
 
     def score(self, reading: Reading | str, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
         """The composed score of each row of ``doc_idx``."""
         r = as_reading(reading, self.reads_logical_form)
+        warm(scorer, self.query_texts(r))
         return self.score_reading(r, scorer, np.asarray(doc_idx, np.int64))
+
+    def score_many(
+        self, items: Sequence[tuple[Reading | str, np.ndarray]], scorer: Scorer
+    ) -> list[np.ndarray]:
+        """``score`` of each ``(reading, doc_idx)``: the same numbers, the scorer told about
+        all of them first (texts read at once; ``score_ahead``)."""
+        read = self.reads_logical_form
+        pairs = [(as_reading(r, read), np.asarray(rows, np.int64).ravel()) for r, rows in items]
+        warm(scorer, [t for r, _ in pairs for t in self.query_texts(r)])
+        self.score_ahead(pairs, scorer)
+        return [self.score_reading(r, scorer, rows) for r, rows in pairs]
+
+    def score_ahead(self, items: list[tuple[Reading, np.ndarray]], scorer: Scorer) -> None:
+        """Tell ``scorer`` what scoring these ``(reading, rows)`` will ask of it, where a
+        composer knows (:func:`~logir.index.base.ahead`; a sharded scorer then answers them in
+        one round trip). Nothing by default."""
+        return None
+
+    def query_texts(self, reading: Reading) -> list[str]:
+        """The texts this composer asks a scorer about for ``reading`` (terms, the text ...), or
+        none where it asks about one text, or all of them in one call, anyway."""
+        return []
 
     @abstractmethod
     def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import Scorer
+from logir.index.base import Scorer, ahead
 from logir.logic.contract import Composer
 from logir.logic.ranking import Ranking
 from logir.query.reading import Reading
@@ -28,3 +28,6 @@ class Flat(Composer):
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
         return scorer.score([reading.text], doc_idx)[0]
+
+    def score_ahead(self, items: list[tuple[Reading, np.ndarray]], scorer: Scorer) -> None:
+        ahead(scorer, [([r.text], rows) for r, rows in items])

@@ -46,7 +46,7 @@ from logir.logic.calibration import CALIBRATIONS, SIGMOID_FITS, Calibrator, fit
 from logir.logic.candidates import DEFAULT_K, CandidateSet, add_flat, query_candidate_sets
 from logir.logic.contract import MAX_SCALE, Composer, Param, StateCache
 from logir.logic.ranking import Ranking
-from logir.query import And, Not, Or, Query, Term, signed_terms
+from logir.query import And, Not, Or, Query, Term, signed_terms, terms
 from logir.query.reading import Reading
 
 Op = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -190,6 +190,10 @@ class Fuzzy(Composer):
                 )
             )
         return out
+
+    def query_texts(self, reading: Reading) -> list[str]:
+        """The terms and the text (the flat top K, asked for where the terms' do not settle)."""
+        return [*(t.text for t in terms(reading.query)), reading.text]
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
         state = self._prepare([reading], scorer)[0]

@@ -7,7 +7,7 @@ import pytest
 
 from logir.cli_ray import ray_default, ray_sharding
 from logir.errors import LogirError
-from logir.index.base import VectorScorer
+from logir.index.base import VectorScorer, attach_passages
 from logir.index.dense import DenseScorer
 from logir.index.hybrid import HybridScorer
 from logir.index.lexical import BM25Scorer
@@ -146,6 +146,63 @@ def test_a_text_searched_again_is_answered_from_memory() -> None:
     assert asked[-1] == "score"
 
 
+def _counting_shards(asked: list[str]) -> type[LocalShards]:
+    class Counting(LocalShards):
+        def call(self, method, args):
+            asked.append(method)
+            return super().call(method, args)
+
+    return Counting
+
+
+def _scores(composer, scorer, rows) -> list[list[float]]:
+    items = [(q, rows) for q in QUERIES]
+    return [np.asarray(s).tolist() for s in composer.score_many(items, scorer)]
+
+
+@pytest.mark.parametrize("spec", ["auto", "exclusion,shared=0.5", "flat"])
+def test_a_block_of_queries_costs_a_few_round_trips_and_the_same_numbers(spec: str) -> None:
+    asked: list[str] = []
+    whole = BM25Scorer.build(TEXTS)
+    cut = sharded(whole, 3, _counting_shards(asked))
+    for s in (whole, cut):  # asserted evidence reads the passages: its words are scored too
+        attach_passages(s, TEXTS)
+    queries = [*QUERIES, '"cats and fish" AND NOT "fish"', 'NOT "owls"'] * 2
+    want = get_composer(spec).rank(queries, whole, 25)
+    got = get_composer(spec).rank(queries, cut, 25)
+    for w, g in zip(want, got, strict=True):
+        assert g.doc_idx.tolist() == w.doc_idx.tolist()
+        assert np.array_equal(g.scores, w.scores)
+        assert {k: v.tolist() for k, v in g.evidence.items()} == {
+            k: v.tolist() for k, v in w.evidence.items()
+        }
+    # flat texts searched at once, candidates searched at once, then one request for the rest
+    assert len(asked) <= 3, asked
+    asked.clear()
+    rows = np.array([59, 0, 31, 12, 44, 7])
+    composer = get_composer(spec)
+    assert _scores(composer, cut, rows) == _scores(get_composer(spec), whole, rows)
+    assert len(asked) <= 2, asked  # the texts' best scores and every score, in one request
+
+
+def test_a_shorter_top_list_is_the_start_of_a_longer_one_fetched_before() -> None:
+    asked: list[str] = []
+    whole = BM25Scorer.build(TEXTS)
+    cut = sharded(whole, 3, _counting_shards(asked))
+    cut.search(["cats", "dogs tea"], 40)
+    for k in (1, 7, 40):
+        idx, val = cut.search(["dogs tea", "cats"], k)
+        w_idx, w_val = whole.search(["dogs tea", "cats"], k)
+        assert idx.tolist() == w_idx.tolist() and np.array_equal(val, w_val)
+    assert asked == ["search"]
+    assert sharded(_dense(4), 2, LocalShards).nested  # exact search: nested top lists
+    pytest.importorskip("faiss")
+    from logir.index.ann import parse_ann
+
+    approx = DenseScorer(_dense(4).embeddings).with_ann(parse_ann("ivf,nlist=4,nprobe=1"))
+    assert not sharded(approx, 2, LocalShards).nested  # an ANN's top 1 is asked for again
+
+
 def test_unshardable_retriever_is_named() -> None:
     class Other:
         name = "splade"
@@ -177,6 +234,13 @@ def test_ray_actor_shards_equal_the_whole_index() -> None:
         whole = BM25Scorer.build(TEXTS)
         cut = sharded(whole, 3, RayShards)
         assert _rankings(cut, "auto") == _rankings(whole, "auto")
+        for s in (whole, cut):  # the asserted words too, each block in one request per actor
+            attach_passages(s, TEXTS)
+        assert _rankings(cut, "auto") == _rankings(whole, "auto")
+        rows = np.array([59, 0, 31, 12])
+        assert _scores(get_composer("auto"), cut, rows) == _scores(
+            get_composer("auto"), whole, rows
+        )
         whole_dense = _dense(1)
         cut_dense = sharded(whole_dense, 2, RayShards)
         for (w_rows, w_sc), (c_rows, c_sc) in zip(

@@ -94,14 +94,18 @@ def test_dense_logical_query_encodes_each_text_once(monkeypatch: pytest.MonkeyPa
     emb = rng.normal(size=(50, 8)).astype(np.float32)
     scorer = dense.DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
     query = '"a" AND ("b" OR NOT "c")'
-    # the three terms in one encoder call; the typed query only when its top K can matter
-    # (here it can: 5 candidates per term are too few to settle a top 10), in a second call
-    Fuzzy(depth=5).rank([query], scorer, 10)
-    assert calls == [["a", "b", "c"], [query]]
+    # the three terms and the typed query in one encoder call, whether the typed query's top K
+    # is needed (5 candidates per term are too few to settle a top 10) or not (depth 20)
+    for depth, k in ((5, 10), (20, 3)):
+        calls.clear()
+        scorer._queries.clear()
+        Fuzzy(depth=depth).rank([query], scorer, k)
+        assert calls == [["a", "b", "c", query]]
+    # and for many queries at once, every text of every query in one call
     calls.clear()
     scorer._queries.clear()
-    Fuzzy(depth=20).rank([query], scorer, 3)  # settled by the terms' top 20 alone
-    assert calls == [["a", "b", "c"]]
+    Fuzzy(depth=5).rank([query, '"d" OR "a"'], scorer, 10)
+    assert calls == [["a", "b", "c", query, "d", '"d" OR "a"']]
     # the candidate-set code asked for every text in one call
     calls.clear()
     scorer._queries.clear()
