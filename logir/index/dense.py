@@ -249,6 +249,13 @@ class DenseScorer:
         if len(texts) <= _QUERY_CACHE_SIZE // 2:
             self.embed(texts)
 
+    def encode_words(self, texts: list[str], batch_size: int = 256) -> np.ndarray:
+        """Embeddings ``[len(texts), dim]`` of many short texts (single words), in padded batches
+        and without the query cache, which they would flush."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _encode(get_model(self.model_id), list(texts), batch_size, False)
+
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         """Query vectors (the embeddings), as the VectorScorer protocol names them."""
         return self.embed(texts)

@@ -22,7 +22,11 @@ scale (below). What N_j reads as evidence:
 - over the hybrid scorer, the dense evidence on its own, above ``dense_tau``: a passage that
   says "espresso" has no lexical evidence for "coffee", and mixed at ``neg_dense`` its dense
   evidence never reaches tau; N_j is the larger of the mixed evidence above tau and the dense
-  evidence above ``dense_tau``, each rescaled to [0, 1].
+  evidence above ``dense_tau``, each rescaled to [0, 1];
+- a passage that names a *kind* of the excluded topic in words the term never uses ("beef",
+  "pork" for "meat"; "almonds" for "nuts"): with a dense encoder, its asserted word closest to
+  the term, embedded alone, above ``kind_tau`` (full evidence ``kind_width`` above it;
+  :mod:`logir.logic.kinds`); N_j is the larger of this and the evidence above.
 
 Every other query is ranked
 flat, by the whole text: when a negation states a property of the answer ("an actor who is not
@@ -53,7 +57,9 @@ Defaults (beta 0.4, tau 0.5, pos_dense 1, neg_dense 0.25, flat_weight 0.3) were 
 ``bench/tune_auto.py`` on the tuning splits only, among the settings whose penalty is strong enough
 for tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers"); mentions
 asserted, shared 0.5, dense_tau 0.7 and passing 1 (off) on the same splits (BENCHMARKS.md,
-"Exclusion evidence: about vs mentions").
+"Exclusion evidence: about vs mentions"); kind_tau 0.6 and kind_width 0.1 on the first-hour
+example, where they pass two more queries, checked to change no tune split by more than a tenth
+of a point (BENCHMARKS.md, "Kinds of an excluded topic").
 """
 
 from __future__ import annotations
@@ -69,6 +75,7 @@ from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_par
 from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
+from logir.logic.kinds import kind_evidence
 from logir.logic.ranking import Ranking
 from logir.query import natural as cues
 from logir.query.natural.answer import negation_describes_answer
@@ -169,6 +176,8 @@ class Exclusion(Composer):
         "passing": Param("passing", float, minimum=0.0, maximum=1.0),
         "shared": Param("shared", float, minimum=0.0, maximum=1.0),
         "dense_tau": Param("dense_tau", float, minimum=0.0, maximum=1.0),
+        "kind_tau": Param("kind_tau", float, minimum=0.0, maximum=1.0),
+        "kind_width": Param("kind_width", float, minimum=0.01, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -184,6 +193,8 @@ class Exclusion(Composer):
         passing: float = 1.0,
         shared: float = 0.5,
         dense_tau: float = 0.7,
+        kind_tau: float = 0.6,
+        kind_width: float = 0.1,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -194,6 +205,7 @@ class Exclusion(Composer):
             raise ValueError(f"mentions must be one of {', '.join(MENTIONS)}")
         self.tau, self.flat_weight, self.mentions = tau, flat_weight, mentions
         self.passing, self.shared, self.dense_tau = passing, shared, dense_tau
+        self.kind_tau, self.kind_width = kind_tau, kind_width
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -286,6 +298,12 @@ class Exclusion(Composer):
             neg = np.clip((neg - self.tau) / (1.0 - self.tau), 0.0, 1.0)
         if alone is not None:  # a passage close in meaning, in other words ("espresso")
             neg = np.maximum(neg, np.clip((alone - self.dense_tau) / (1.0 - self.dense_tau), 0, 1))
+        if self.kind_tau < 1:  # a passage that names a kind of the term ("beef" for "meat")
+            kinds = kind_evidence(
+                scorer, distinct, rows, self.kind_tau, self.kind_width, ignore=plan.positive
+            )
+            if kinds is not None:
+                neg = np.maximum(neg, kinds)
         for term, n in zip(plan.negated, neg, strict=True):
             key = f"NOT {term}"
             out[key] = out.get(key, 0.0) - self.beta * n

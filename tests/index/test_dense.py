@@ -96,6 +96,15 @@ def test_query_embeddings_are_cached(scorer: DenseScorer, monkeypatch: pytest.Mo
     np.testing.assert_array_equal(scorer.embed(["capital of France"]), before)
 
 
+def test_single_words_embed_as_queries_do(scorer: DenseScorer) -> None:
+    words = scorer.encode_words(["beef", "chickpeas", "meat"])
+    assert words.shape == (3, 384) and words.dtype == np.float32
+    np.testing.assert_allclose(words, scorer.embed(["beef", "chickpeas", "meat"]), atol=1e-5)
+    # what logir.logic.kinds relies on: a kind is closer to its class than a word beside it
+    assert words[0] @ words[2] > 0.75 > 0.6 > words[1] @ words[2]
+    assert scorer.encode_words([]).shape == (0, 384)
+
+
 def test_model_instances_shared() -> None:
     assert dense.get_model() is dense.get_model(dense.DEFAULT_MODEL)
 

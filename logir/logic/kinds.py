@@ -1,0 +1,116 @@
+"""Evidence that a passage is about a *kind* of an excluded topic, in words the term never uses.
+
+"Spicy dishes that don't contain meat": chili con carne says "beef", vindaloo "pork", and neither
+says "meat"; a dessert with almonds never says "nuts". Neither BM25 nor the passage's cosine with
+the term sees it (a whole passage is close to many things). A single word embedded alone lies near
+its class: with MiniLM, cos("beef", "meat") is 0.82 and cos("almonds", "nuts") 0.68, against 0.46
+for "chickpeas" and 0.48 for "berries" (a related word can be as close: "vegetarian" 0.70 to
+"meat"; see BENCHMARKS.md). So the kind evidence of a passage for a term T is
+
+    K_T(d) = min(1, max(0, max_w cos(w, T) - tau) / width)
+
+over the words w the passage *asserts in its lead*, its first ``LEAD_WORDS`` words with the
+title: a passage about beef says so early, while one that names a kind in passing ("it is
+vegetarian", "as well as some preventive drugs") tends to do so later, and a mention in a negated
+scope ("no meat", "instead of beef") is left out (:mod:`logir.logic.mentions`). The words of T
+itself (their evidence is lexical) and those of the query's positive part (a word the query asks
+for is no evidence against it) are left out too. Each word is embedded alone with the dense
+scorer's encoder, once per process (:data:`WORD_CACHE_SIZE`, least recently used out); a
+passage's words are read with the lexical scorer's analyser, so stop words are skipped as the
+index skips them. K depends only on the passage and the terms, so ``score`` and ``rank`` agree.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+
+import numpy as np
+
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, scorer_passages
+from logir.logic.contract import LRU
+from logir.logic.mentions import Analyser, mention_counts, plain_words
+
+#: word vectors one dense scorer keeps, least recently used first out (MiniLM: 48 MiB at most)
+WORD_CACHE_SIZE = 32_768
+
+#: the shortest word read as a kind ("pea" and "ham" are words; "of" and "fi" are not)
+MIN_WORD = 3
+
+_CACHES: weakref.WeakKeyDictionary[object, LRU[str, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def kind_evidence(
+    scorer: Scorer,
+    terms: Sequence[str],
+    rows: np.ndarray,
+    tau: float,
+    width: float,
+    ignore: str = "",
+) -> np.ndarray | None:
+    """``[len(terms), len(rows)]``: each term's kind evidence in each row's passage (module
+    docstring: ``tau`` and ``width`` set the ramp), the words of ``ignore`` left out; None where
+    the scorer has no dense encoder or carries no passages."""
+    dense = scorer_parts(scorer).get(DENSE_PART, scorer)
+    encode = getattr(dense, "encode_words", None)
+    passages = scorer_passages(scorer)
+    if encode is None or passages is None:
+        return None
+    out = np.zeros((len(terms), len(rows)), dtype=np.float32)
+    if not len(rows) or not terms or tau >= 1:
+        return out
+    lexical = scorer_parts(scorer).get(LEXICAL_PART, scorer)
+    analyse: Analyser = getattr(lexical, "analyse", None) or plain_words
+    skip = {tok for _, tok in analyse(ignore) if tok}
+    own = [{tok for _, tok in analyse(t) if tok} for t in terms]
+    texts = [passages[int(r)] for r in rows]
+    by_row: list[dict[str, str]] = []  # per passage: token -> the first word giving it
+    vocab: dict[str, str] = {}  # token -> the word embedded for it
+    for text in texts:
+        tokens: dict[str, str] = {}
+        for word, tok in analyse(text):
+            if tok and tok not in skip and len(word) >= MIN_WORD and word.isalpha():
+                tokens.setdefault(tok, word)
+                vocab.setdefault(tok, word)
+        by_row.append(tokens)
+    if not vocab:
+        return out
+    order = list(vocab)
+    at = {tok: i for i, tok in enumerate(order)}
+    vectors = _word_vectors(dense, [vocab[t] for t in order])
+    cos = vectors @ _word_vectors(dense, list(terms)).T  # [words, terms]
+    near = cos >= tau
+    for col, tokens in enumerate(by_row):
+        idx = [at[t] for t in tokens]
+        if not near[idx].any():
+            continue
+        hits = [tok for tok in tokens if near[at[tok]].any()]
+        said = mention_counts(texts[col], hits, analyse)
+        for j, mine in enumerate(own):
+            best = max(
+                (
+                    float(cos[at[tok], j])
+                    for tok in hits
+                    if tok not in mine and near[at[tok], j] and tok in said
+                    if said[tok].lead > 0
+                ),
+                default=tau,
+            )
+            out[j, col] = min(1.0, (best - tau) / width)
+    return out
+
+
+def _word_vectors(dense: object, words: list[str]) -> np.ndarray:
+    """Unit vectors ``[len(words), dim]`` of words embedded alone, cached per dense scorer."""
+    cache = _CACHES.get(dense)
+    if cache is None:
+        cache = LRU(WORD_CACHE_SIZE)
+        _CACHES[dense] = cache
+    found = {w: cache.get(w) for w in dict.fromkeys(words)}
+    missing = [w for w, v in found.items() if v is None]
+    if missing:
+        new = np.asarray(dense.encode_words(missing), dtype=np.float32)  # type: ignore[attr-defined]
+        for w, v in zip(missing, new, strict=True):
+            cache.put(w, v)
+            found[w] = v
+    return np.stack([found[w] for w in words]).astype(np.float32)

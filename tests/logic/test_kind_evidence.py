@@ -1,0 +1,134 @@
+"""A passage that names a kind of an excluded topic ("beef" for "meat") in its lead is evidence
+for it, unless the kind is named in a negated scope or is a word the query asks for."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pytest
+
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, attach_passages
+from logir.index.lexical import BM25Scorer
+from logir.logic import get_composer
+from logir.logic.kinds import kind_evidence
+
+
+def _unit(cos_with_meat: float) -> np.ndarray:
+    return np.array([cos_with_meat, math.sqrt(1 - cos_with_meat**2), 0.0], dtype=np.float32)
+
+
+#: cosine of each word with "meat" (and with "nuts" for the nut words, on the third axis)
+WORDS = {"meat": _unit(1.0), "beef": _unit(0.82), "lamb": _unit(0.65), "beans": _unit(0.45)}
+NUTS = np.array([0.0, 0.0, 1.0], dtype=np.float32)
+WORDS |= {"nuts": NUTS, "almonds": np.array([0.0, 0.6, 0.8], dtype=np.float32)}
+OTHER = np.array([0.0, 1.0, 0.0], dtype=np.float32)  # any other word: far from both terms
+
+
+class FakeEncoder:
+    """Embeds words from the table above, counting what it is asked to embed."""
+
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def encode_words(self, texts: list[str]) -> np.ndarray:
+        self.encoded.extend(texts)
+        return np.stack([WORDS.get(t.lower(), OTHER) for t in texts])
+
+
+class Parts:
+    """A scorer made of a BM25 part and the fake encoder, carrying its passages."""
+
+    def __init__(self, passages: Sequence[str]) -> None:
+        self.lexical = BM25Scorer.build(list(passages))
+        self.dense = FakeEncoder()
+        self.parts: Mapping[str, object] = {LEXICAL_PART: self.lexical, DENSE_PART: self.dense}
+        self.passages = passages
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.passages)
+
+
+STEWS = [
+    "Chili con carne is a stew, a slow stew of beef and beans.",
+    "A chili made without beef, with beans and peppers.",
+    "A stew of beans and peppers, simmered slowly with onions and garlic for hours.",
+    "Meat pie is baked in a crust.",
+    "A stew of lamb and beans.",
+]
+
+
+def _kinds(scorer: object, terms: list[str], tau: float = 0.6, **kw: str) -> list[list[float]]:
+    rows = np.arange(len(STEWS))
+    out = kind_evidence(scorer, terms, rows, tau, 0.1, **kw)  # type: ignore[arg-type]
+    assert out is not None
+    return out.round(3).tolist()
+
+
+def test_an_asserted_kind_is_evidence_a_negated_one_is_not() -> None:
+    scorer = Parts(STEWS)
+    # beef (0.82) is full evidence; "without beef" none; beans (0.45) none; "meat" itself is
+    # lexical evidence, not a kind; lamb (0.65) half way up the ramp from 0.6 to 0.7
+    assert _kinds(scorer, ["meat"]) == [[1.0, 0.0, 0.0, 0.0, 0.5]]
+
+
+def test_a_kind_named_past_the_lead_is_no_evidence() -> None:
+    late = "A stew of beans and peppers, simmered for hours with onions, garlic, cumin, " + (
+        "paprika and tomatoes until thick; cooks in the north of the country serve it at "
+        "feasts, and some add beef."
+    )
+    scorer = Parts([late, *STEWS[1:]])
+    assert _kinds(scorer, ["meat"])[0][0] == 0.0
+
+
+def test_words_the_query_asks_for_are_no_evidence() -> None:
+    scorer = Parts(STEWS)
+    assert _kinds(scorer, ["meat"], ignore="beef stew") == [[0.0, 0.0, 0.0, 0.0, 0.5]]
+
+
+def test_each_term_reads_its_own_kinds() -> None:
+    scorer = Parts([*STEWS[:4], "Cantucci are biscuits with almonds."])
+    assert _kinds(scorer, ["meat", "nuts"]) == [[1, 0, 0, 0, 0], [0, 0, 0, 0, 1.0]]
+
+
+def test_words_are_embedded_once() -> None:
+    scorer = Parts(STEWS)
+    _kinds(scorer, ["meat"])
+    first = list(scorer.dense.encoded)
+    assert len(first) == len(set(first))
+    _kinds(scorer, ["meat"])
+    assert scorer.dense.encoded == first  # the second call embeds nothing new
+
+
+def test_no_encoder_no_kind_evidence() -> None:
+    bare = BM25Scorer.build(STEWS)
+    attach_passages(bare, STEWS)
+    assert kind_evidence(bare, ["meat"], np.arange(len(STEWS)), 0.6, 0.1) is None
+
+
+class KindBM25(BM25Scorer):
+    """BM25 over its passages, with the fake encoder's words (the encoder a dense part has)."""
+
+    def encode_words(self, texts: list[str]) -> np.ndarray:
+        return FakeEncoder().encode_words(texts)
+
+
+@pytest.fixture
+def stews() -> Scorer:
+    scorer = KindBM25.build(STEWS)
+    attach_passages(scorer, STEWS)
+    return scorer
+
+
+def test_the_composer_ranks_a_kind_of_the_excluded_topic_last(stews: Scorer) -> None:
+    query = '"stew" AND NOT "meat"'
+    (plain,) = get_composer("exclusion,tau=0,kind_tau=1").rank([query], stews, 5)
+    (kinds,) = get_composer("exclusion,tau=0,kind_tau=0.6").rank([query], stews, 5)
+    before = plain.doc_idx.tolist()
+    assert before.index(0) < before.index(2)  # the beef stew leads the bean stew on "stew"
+    assert kinds.evidence["NOT meat"][kinds.doc_idx.tolist().index(0)] == pytest.approx(-0.4)
+    assert kinds.doc_idx.tolist().index(0) > kinds.doc_idx.tolist().index(2)
+    comp = get_composer("exclusion,tau=0,kind_tau=0.6")
+    np.testing.assert_allclose(comp.score(query, stews, kinds.doc_idx), kinds.scores, rtol=1e-6)
