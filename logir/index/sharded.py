@@ -373,9 +373,17 @@ class ShardedVectors(ShardedScorer):
 
     lexical = False
 
-    def __init__(self, *args: Any, dim: int, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        dim: int,
+        encode_words: Callable[[list[str]], np.ndarray] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self._dim = dim
+        if encode_words is not None:  # single words embedded alone (logic.kinds), as unsharded
+            self.encode_words = encode_words
 
     @property
     def dim(self) -> int:
@@ -411,7 +419,15 @@ def sharded(scorer: Scorer, shards: int, serve: Serve) -> Scorer:
         embed = scorer.embed  # type: ignore[attr-defined]
         dim = int(scorer.dim)  # type: ignore[attr-defined]
         exact = getattr(scorer, "ann", None) is None  # an ANN's top k need not start its top K
+        words = getattr(scorer, "encode_words", None)
         return ShardedVectors(
-            scorer.name, bounds, backend, scorer.score_range, embed, dim=dim, nested=exact
+            scorer.name,
+            bounds,
+            backend,
+            scorer.score_range,
+            embed,
+            dim=dim,
+            nested=exact,
+            encode_words=words,
         )
     return ShardedScorer(scorer.name, bounds, backend, scorer.score_range, None, analyse, params)

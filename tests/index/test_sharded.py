@@ -203,6 +203,29 @@ def test_a_shorter_top_list_is_the_start_of_a_longer_one_fetched_before() -> Non
     assert not sharded(approx, 2, LocalShards).nested  # an ANN's top 1 is asked for again
 
 
+def test_kind_evidence_over_dense_shards_is_the_whole_scorers(monkeypatch) -> None:
+    from logir.logic.kinds import kind_evidence
+
+    whole = _dense(5)
+    rng = np.random.default_rng(6)
+    words = {w: rng.normal(size=16).astype(np.float32) for t in TEXTS for w in t.split()}
+    words.update({"cats": words["owls"] + 0.1, "fish": rng.normal(size=16).astype(np.float32)})
+
+    def encode_words(texts: list[str]) -> np.ndarray:
+        v = np.stack([words[t] for t in texts])
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    monkeypatch.setattr(whole, "encode_words", encode_words, raising=False)
+    cut = sharded(whole, 3, LocalShards)
+    for s in (whole, cut):
+        attach_passages(s, TEXTS)
+    rows = np.arange(len(TEXTS))
+    want = kind_evidence(whole, ["cats", "fish"], rows, 0.3, 0.1)
+    assert want is not None and want.any()  # owls passages count as kinds of cats here
+    got = kind_evidence(cut, ["cats", "fish"], rows, 0.3, 0.1)
+    assert got is not None and np.array_equal(got, want)
+
+
 def test_unshardable_retriever_is_named() -> None:
     class Other:
         name = "splade"
