@@ -13,7 +13,7 @@
    (2 x rate at 1).
    This machine has 2 cores: 2 workers is all it can show.
 
-Usage: python bench/ray_scale.py [--datasets comlq,negconstraint] [--limit comlq=300]
+Usage: python bench/ray_scale.py [--datasets comlq,negconstraint] [--limit comlq=300] [--system S ...]
        [--throughput negconstraint] [--throughput-systems bm25:auto] [--out ray_scale.json]
 """
 
@@ -36,13 +36,15 @@ SYSTEMS = ("bm25", "bm25:auto", "dense:auto", "hybrid:auto")
 DATA = Path(os.environ.get("LOGIR_SHARED_DATASETS", "/work/shared/datasets"))
 
 
-def eval_runs(dataset: str, out: Path, ray: bool, shards: int, limit: int | None) -> float:
+def eval_runs(
+    dataset: str, out: Path, ray: bool, shards: int, limit: int | None, systems: list[str]
+) -> float:
     """Run ``logir eval`` once (the first ``limit`` test queries; None: all); its seconds."""
     cmd = [sys.executable, "-m", "logir.cli", "eval", dataset, "--split", "test", "-q"]
     cmd += ["--data", str(DATA / dataset)]
     if limit:
         cmd += ["--limit", str(limit)]
-    for s in SYSTEMS:
+    for s in systems:
         cmd += ["-s", s]
     cmd += ["--runs-dir", str(out)]
     if ray:
@@ -120,15 +122,21 @@ def main() -> int:
         help="DATASET=N,...: only the first N test queries of DATASET in the equality runs "
         "(default: every query)",
     )
+    ap.add_argument(
+        "--system",
+        action="append",
+        help=f"a system of the equality runs, repeated (default: {', '.join(SYSTEMS)})",
+    )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
+    systems = args.system or list(SYSTEMS)
     pairs = (item.split("=", 1) for item in args.limit.split(",") if item)
     limits = {k: int(v) for k, v in pairs}
     result: dict = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_version()}",
         "shards": args.shards,
-        "systems": list(SYSTEMS),
+        "systems": systems,
         "throughput_systems": args.throughput_systems,
         "datasets": {},
     }
@@ -139,8 +147,8 @@ def main() -> int:
             limit = limits.get(dataset)
             row["limit"] = limit
             row["eval_s"] = {
-                "single": eval_runs(dataset, single, False, args.shards, limit),
-                "ray": eval_runs(dataset, ray, True, args.shards, limit),
+                "single": eval_runs(dataset, single, False, args.shards, limit, systems),
+                "ray": eval_runs(dataset, ray, True, args.shards, limit, systems),
             }
             row["equality"] = equality(single, ray, args.tol)
         if dataset in args.throughput.split(","):
