@@ -53,13 +53,18 @@ with their own weights (``pos_dense``, ``neg_dense``). The scale depends only on
 ``score`` gives any document the number ``rank`` gives it. Evidence entries add up exactly to the
 returned score.
 
+A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
+:mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
+comes besides X, and the passages it wants often name X themselves.
+
 Defaults (beta 0.4, tau 0.5, pos_dense 1, neg_dense 0.25, flat_weight 0.3) were chosen with
 ``bench/tune_auto.py`` on the tuning splits only, among the settings whose penalty is strong enough
 for tests/logic/test_exclusion_probe.py (see BENCHMARKS.md, "Logic composers"); mentions
 asserted, shared 0.5, dense_tau 0.7 and passing 1 (off) on the same splits (BENCHMARKS.md,
 "Exclusion evidence: about vs mentions"); kind_tau 0.6 and kind_width 0.1 on the first-hour
 example, where they pass two more queries, checked to change no tune split by more than a tenth
-of a point (BENCHMARKS.md, "Kinds of an excluded topic").
+of a point (BENCHMARKS.md, "Kinds of an excluded topic"); besides 0.5 on
+the tuning splits (BENCHMARKS.md, "An exclusion worded in addition to").
 """
 
 from __future__ import annotations
@@ -74,6 +79,7 @@ import numpy as np
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_parts, topk
 from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_share, asserted_texts
+from logir.logic.besides import excluded_besides
 from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
 from logir.logic.kinds import kind_evidence
 from logir.logic.ranking import Ranking
@@ -110,6 +116,9 @@ class Plan:
     logical_form: str | None = None
     why: str = ""
     cues: tuple[str, ...] = ()  # the exclusion cues the plan acted on
+    #: per negated term, whether the wording excludes it "in addition to" ("besides X", "apart
+    #: from X"; :mod:`logir.logic.besides`): its penalty weighs the composer's ``besides`` share
+    besides: tuple[bool, ...] = ()
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -155,7 +164,8 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         why = "the wording excludes a topic"
     else:
         why = f"a NOT in the {r.mode_used} reading"
-    return Plan("exclude", text, positive, negated, form, why, tuple(fired))
+    besides = tuple(not r.explicit and excluded_besides(text, t) for t in negated)
+    return Plan("exclude", text, positive, negated, form, why, tuple(fired), besides)
 
 
 class Exclusion(Composer):
@@ -178,6 +188,7 @@ class Exclusion(Composer):
         "dense_tau": Param("dense_tau", float, minimum=0.0, maximum=1.0),
         "kind_tau": Param("kind_tau", float, minimum=0.0, maximum=1.0),
         "kind_width": Param("kind_width", float, minimum=0.01, maximum=1.0),
+        "besides": Param("besides", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -195,6 +206,7 @@ class Exclusion(Composer):
         dense_tau: float = 0.7,
         kind_tau: float = 0.6,
         kind_width: float = 0.1,
+        besides: float = 0.5,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -206,6 +218,7 @@ class Exclusion(Composer):
         self.tau, self.flat_weight, self.mentions = tau, flat_weight, mentions
         self.passing, self.shared, self.dense_tau = passing, shared, dense_tau
         self.kind_tau, self.kind_width = kind_tau, kind_width
+        self.besides = besides
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -230,6 +243,8 @@ class Exclusion(Composer):
         plan = self.plan(reading)
         how = "positive part minus excluded evidence" if plan.kind == "exclude" else "flat"
         cues = f"; cue: {', '.join(plan.cues)}" if plan.cues else ""
+        if any(plan.besides) and self.besides < 1:
+            cues += f"; worded 'besides': penalty x{self.besides:g}"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------
@@ -304,9 +319,10 @@ class Exclusion(Composer):
             )
             if kinds is not None:
                 neg = np.maximum(neg, kinds)
-        for term, n in zip(plan.negated, neg, strict=True):
+        weights = [self.besides if b else 1.0 for b in plan.besides] or [1.0] * len(neg)
+        for term, n, w in zip(plan.negated, neg, weights, strict=True):
             key = f"NOT {term}"
-            out[key] = out.get(key, 0.0) - self.beta * n
+            out[key] = out.get(key, 0.0) - w * self.beta * n
         return out
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
