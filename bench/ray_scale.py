@@ -13,8 +13,9 @@
    (2 x rate at 1).
    This machine has 2 cores: 2 workers is all it can show.
 
-Usage: python bench/ray_scale.py [--datasets comlq,negconstraint] [--limit comlq=300] [--system S ...]
-       [--throughput negconstraint] [--throughput-systems bm25:auto] [--out ray_scale.json]
+Usage: python bench/ray_scale.py [--datasets comlq,negconstraint] [--limit comlq=300]
+       [--system S ...] [--throughput negconstraint] [--throughput-systems bm25:auto]
+       [--out ray_scale.json]
 """
 
 from __future__ import annotations
