@@ -28,8 +28,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from logir.errors import LogirError
-from logir.index.bm25shards import METHOD, lucene_idf, read_shard
+from logir.index.bm25shards import METHOD, layout, lucene_idf, placed
 from logir.index.integrity import DamagedFile, problem, read_json_object
 
 FORMAT = "logir-bm25-compact"
@@ -88,55 +87,18 @@ def write_compact(
     term frequency, as ``merge_shards`` lays out bm25s's arrays), then encoded a run of lists
     at a time (``ENCODE_POSTINGS`` postings or one list), the scratch files removed at the end.
     """
-    vocab_set: set[str] = set()
-    lengths: list[np.ndarray] = []
-    for folder in folders:
-        shard = read_shard(folder)
-        vocab_set.update(shard.vocab)
-        lengths.append(shard.lengths)
-    doc_len_all = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int32)
-    del lengths
-    n_docs = len(doc_len_all)
-    if not n_docs:
-        raise LogirError("cannot build a BM25 index over an empty corpus")
-    vocab = sorted(vocab_set)
-    del vocab_set
-    gid = {t: i for i, t in enumerate(vocab)}
-    df = np.zeros(len(vocab), dtype=np.int64)
-    largest_tf = 1
-    for folder in folders:
-        shard = read_shard(folder)
-        local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
-        df += np.bincount(local[shard.terms], minlength=len(vocab))
-        if len(shard.counts):
-            largest_tf = max(largest_tf, int(shard.counts.max()))
-    indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-    np.cumsum(df, out=indptr[1:])
+    plan = layout(folders)
+    indptr = plan.indptr
     nnz = int(indptr[-1])
     out.mkdir(parents=True, exist_ok=True)
     scratch_rows, scratch_tf = out / "postings.rows.tmp", out / "postings.tf.tmp"
     try:
         rows_mm = np.lib.format.open_memmap(scratch_rows, "w+", np.int32, (nnz,))
-        tf_mm = np.lib.format.open_memmap(scratch_tf, "w+", _smallest_uint(largest_tf), (nnz,))
-        fill = indptr[:-1].copy()  # where each token's next posting goes
-        first = 0
-        for done, folder in enumerate(folders, 1):
-            shard = read_shard(folder)
-            local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
-            terms = local[shard.terms]
-            rows = np.repeat(np.arange(shard.n_docs, dtype=np.int64), np.diff(shard.doc_ptr))
-            order = np.argsort(terms, kind="stable")  # by token, documents ascending within one
-            terms_s = terms[order]
-            starts = np.flatnonzero(np.r_[True, terms_s[1:] != terms_s[:-1]])
-            runs = np.diff(np.r_[starts, len(terms_s)])
-            pos = fill[terms_s] + (np.arange(len(terms_s)) - np.repeat(starts, runs))
-            rows_mm[pos] = (rows[order] + first).astype(np.int32)
-            tf_mm[pos] = shard.counts[order]
-            fill += np.bincount(terms, minlength=len(vocab))
-            first += shard.n_docs
-            if progress:
-                progress(done, len(folders))
-        del shard, local, terms, rows, order, terms_s, starts, runs, pos, fill
+        tf_mm = np.lib.format.open_memmap(scratch_tf, "w+", _smallest_uint(plan.largest_tf), (nnz,))
+        for part in placed(folders, plan, progress):
+            rows_mm[part.pos] = (part.rows[part.order] + part.first).astype(np.int32)
+            tf_mm[part.pos] = part.shard.counts[part.order]
+        del part
         stream, byte_ptr, extra, tf_ptr = _encode_runs(rows_mm, tf_mm, indptr, out)
         del rows_mm, tf_mm
     finally:
@@ -147,24 +109,24 @@ def write_compact(
         "byte_ptr": byte_ptr.astype(_smallest_uint(int(byte_ptr[-1]))),
         "tf": extra.astype(_smallest_uint(int(extra.max()) if len(extra) else 0)),
         "tf_ptr": tf_ptr.astype(_smallest_uint(int(tf_ptr[-1]))),
-        "doc_len": doc_len_all.astype(_smallest_uint(int(doc_len_all.max()))),
-        "idf": lucene_idf(df, n_docs),
+        "doc_len": plan.lengths.astype(_smallest_uint(int(plan.lengths.max()))),
+        "idf": lucene_idf(plan.df, plan.n_docs),
     }
     del stream  # written already (bytes.npy)
     for name, arr in arrays.items():
         np.save(out / f"{name}.npy", arr)
-    (out / VOCAB).write_text("\n".join(vocab), encoding="utf-8")
+    (out / VOCAB).write_text("\n".join(plan.vocab), encoding="utf-8")
     header = {
         "format": FORMAT,
         "version": VERSION,
         "method": METHOD,
         "k1": k1,
         "b": b,
-        "n_docs": n_docs,
-        "total_len": int(doc_len_all.sum(dtype=np.int64)),
+        "n_docs": plan.n_docs,
+        "total_len": int(plan.lengths.sum(dtype=np.int64)),
     }
     (out / HEADER).write_text(json.dumps(header, indent=2), encoding="utf-8")
-    return n_docs
+    return plan.n_docs
 
 
 #: postings encoded at once by ``write_compact`` (a longer list is encoded alone)

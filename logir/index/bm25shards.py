@@ -22,7 +22,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,6 +103,96 @@ def read_shard(folder: Path) -> Shard:
     return Shard(vocab, **arrays)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What a merge needs before it writes a posting: the union of the shards' vocabularies in
+    sorted order (``ids``: token to its number), every document's length (document order), each
+    token's document frequency and the largest term frequency of any posting."""
+
+    vocab: list[str]
+    ids: dict[str, int]
+    lengths: np.ndarray
+    df: np.ndarray
+    largest_tf: int
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.lengths)
+
+    @property
+    def indptr(self) -> np.ndarray:
+        """Where each token's postings start in token order (and the total, last)."""
+        indptr = np.zeros(len(self.vocab) + 1, dtype=np.int64)
+        np.cumsum(self.df, out=indptr[1:])
+        return indptr
+
+
+def layout(folders: Sequence[Path]) -> Layout:
+    """The :class:`Layout` of the shards in ``folders`` (two passes over them); a LogirError
+    when they hold no document."""
+    vocab_set: set[str] = set()
+    lengths: list[np.ndarray] = []
+    for folder in folders:
+        shard = read_shard(folder)
+        vocab_set.update(shard.vocab)
+        lengths.append(shard.lengths)
+    doc_len = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int32)
+    del lengths
+    if not len(doc_len):
+        raise LogirError("cannot build a BM25 index over an empty corpus")
+    vocab = sorted(vocab_set)
+    del vocab_set
+    ids = {t: i for i, t in enumerate(vocab)}
+    df = np.zeros(len(vocab), dtype=np.int64)
+    largest_tf = 1
+    for folder in folders:
+        shard = read_shard(folder)
+        local = np.array([ids[t] for t in shard.vocab], dtype=np.int64)
+        df += np.bincount(local[shard.terms], minlength=len(vocab))
+        if len(shard.counts):
+            largest_tf = max(largest_tf, int(shard.counts.max()))
+    return Layout(vocab, ids, doc_len, df, largest_tf)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One shard's postings placed in token order: posting ``order[j]`` of the shard (its global
+    token ``terms``, its document ``rows`` within the shard) goes to position ``pos[j]`` of the
+    whole index's arrays; ``first`` is the shard's first document."""
+
+    shard: Shard
+    terms: np.ndarray
+    rows: np.ndarray
+    order: np.ndarray
+    pos: np.ndarray
+    first: int
+
+
+def placed(
+    folders: Sequence[Path],
+    plan: Layout,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[Placed]:
+    """Each shard of ``folders`` in turn with where its postings go (by token, documents
+    ascending within one token); ``progress(done, total)`` once the caller has written a shard."""
+    fill = plan.indptr[:-1].copy()  # where each token's next posting goes
+    first = 0
+    for done, folder in enumerate(folders, 1):
+        shard = read_shard(folder)
+        local = np.array([plan.ids[t] for t in shard.vocab], dtype=np.int64)
+        terms = local[shard.terms]
+        rows = np.repeat(np.arange(shard.n_docs, dtype=np.int64), np.diff(shard.doc_ptr))
+        order = np.argsort(terms, kind="stable")  # by token, documents ascending within one
+        terms_s = terms[order]
+        starts = np.flatnonzero(np.r_[True, terms_s[1:] != terms_s[:-1]])
+        rank = np.arange(len(terms_s)) - np.repeat(starts, np.diff(np.r_[starts, len(terms_s)]))
+        yield Placed(shard, terms, rows, order, fill[terms_s] + rank, first)
+        fill += np.bincount(terms, minlength=len(plan.vocab))
+        first += shard.n_docs
+        if progress:
+            progress(done, len(folders))
+
+
 def merge_shards(
     folders: Sequence[Path],
     out: Path,
@@ -115,60 +205,28 @@ def merge_shards(
     bm25s's files; returns the number of documents. ``progress(done, total)`` after each shard."""
     if method != METHOD:
         raise LogirError(f"a sharded BM25 build supports method {METHOD!r} only, not {method!r}")
-    # first pass: the vocabulary, document frequencies, lengths
-    vocab_set: set[str] = set()
-    total_len, n_docs = 0, 0
-    for folder in folders:
-        shard = read_shard(folder)
-        vocab_set.update(shard.vocab)
-        total_len += int(shard.lengths.sum(dtype=np.int64))
-        n_docs += shard.n_docs
-    if not n_docs:
-        raise LogirError("cannot build a BM25 index over an empty corpus")
-    vocab = sorted(vocab_set)
-    del vocab_set
-    gid = {t: i for i, t in enumerate(vocab)}
-    df = np.zeros(len(vocab), dtype=np.int64)
-    for folder in folders:
-        shard = read_shard(folder)
-        local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
-        df += np.bincount(local[shard.terms], minlength=len(vocab))
-    avg_len = total_len / n_docs
-    idf = lucene_idf(df, n_docs)
-    indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-    np.cumsum(df, out=indptr[1:])
+    plan = layout(folders)
+    n_docs = plan.n_docs
+    avg_len = int(plan.lengths.sum(dtype=np.int64)) / n_docs
+    idf = lucene_idf(plan.df, n_docs)
+    indptr = plan.indptr
     nnz = int(indptr[-1])
     out.mkdir(parents=True, exist_ok=True)
     data = np.lib.format.open_memmap(out / DATA, mode="w+", dtype=np.float32, shape=(nnz,))
     indices = np.lib.format.open_memmap(out / INDICES, mode="w+", dtype=np.int32, shape=(nnz,))
-    fill = indptr[:-1].copy()  # where each token's next posting goes
-    first = 0
-    for done, folder in enumerate(folders, 1):
-        shard = read_shard(folder)
-        local = np.array([gid[t] for t in shard.vocab], dtype=np.int64)
-        terms = local[shard.terms]
-        per_doc = np.diff(shard.doc_ptr)
-        rows = np.repeat(np.arange(shard.n_docs, dtype=np.int64), per_doc)
+    for part in placed(folders, plan, progress):
+        shard, terms, rows = part.shard, part.terms, part.rows
         # bm25s: tf / (k1 * ((1 - b) + b * l_d / l_avg) + tf), times the float32 idf, in float64
         norm = k1 * ((1 - b) + b * shard.lengths.astype(np.float64) / avg_len)
         tf = shard.counts.astype(np.float64)
         scores = (idf[terms].astype(np.float64) * (tf / (norm[rows] + tf))).astype(np.float32)
-        order = np.argsort(terms, kind="stable")  # by token, documents ascending within one
-        terms_s = terms[order]
-        starts = np.flatnonzero(np.r_[True, terms_s[1:] != terms_s[:-1]])
-        rank = np.arange(len(terms_s)) - np.repeat(starts, np.diff(np.r_[starts, len(terms_s)]))
-        pos = fill[terms_s] + rank
-        data[pos] = scores[order]
-        indices[pos] = (rows[order] + first).astype(np.int32)
-        fill += np.bincount(terms, minlength=len(vocab))
-        first += shard.n_docs
-        if progress:
-            progress(done, len(folders))
+        data[part.pos] = scores[part.order]
+        indices[part.pos] = (rows[part.order] + part.first).astype(np.int32)
     data.flush()
     indices.flush()
     del data, indices
     np.save(out / INDPTR, indptr)
-    vocab_ids: dict[str, int] = {**gid, "": len(vocab)}  # bm25s adds an empty token last
+    vocab_ids: dict[str, int] = {**plan.ids, "": len(plan.vocab)}  # bm25s adds an empty token last
     (out / VOCAB_JSON).write_text(json.dumps(vocab_ids, ensure_ascii=False), encoding="utf-8")
     (out / PARAMS).write_text(json.dumps(_bm25s_params(k1, b, n_docs), indent=4), "utf-8")
     return n_docs
