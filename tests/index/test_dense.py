@@ -17,6 +17,7 @@ from logir.errors import LogirError  # noqa: E402
 from logir.index import dense  # noqa: E402
 from logir.index.base import Scorer, topk  # noqa: E402
 from logir.index.dense import DenseScorer  # noqa: E402
+from tests.fakedense import fake_dense  # noqa: E402
 
 pytestmark = pytest.mark.dense
 
@@ -132,16 +133,7 @@ def test_prepared_batch_searches_and_scores_from_one_product(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[list[str]] = []
-
-    def fake_encode(model: object, texts: list[str]) -> np.ndarray:
-        calls.append(list(texts))
-        vecs = np.stack([np.random.default_rng(sum(t.encode())).normal(size=16) for t in texts])
-        return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
-
-    monkeypatch.setattr(dense, "get_model", lambda model=None: None)
-    monkeypatch.setattr(dense, "_encode_queries", fake_encode)
-    emb = np.random.default_rng(2).normal(size=(40, 16)).astype(np.float32)
-    scorer = DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
+    scorer = fake_dense(monkeypatch, 40, 16, 2, calls)
     texts = ["alpha", "beta", "gamma"]
     rows = np.array([39, 0, 7, 7])
     for budget in (dense._SCORE_BUDGET, 10):  # the product kept, or too big to keep

@@ -11,6 +11,7 @@ from logir.logic.calibration import fit
 from logir.logic.candidates import add_flat, candidate_set, candidate_sets
 from logir.logic.fuzzy import Fuzzy
 from logir.query import parse
+from tests.fakedense import fake_dense
 
 ROWS = {
     "a": [0.9, 0.1, 0.8, 0.0, 0.2, 0.3],
@@ -78,21 +79,8 @@ def test_bm25_candidates_cover_small_corpus() -> None:
 
 
 def test_dense_logical_query_encodes_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from logir.index import dense
-
     calls: list[list[str]] = []
-
-    def fake_encode(model: object, texts: list[str]) -> np.ndarray:
-        calls.append(list(texts))
-        seeds = [sum(t.encode()) for t in texts]
-        vecs = np.stack([np.random.default_rng(s).normal(size=8) for s in seeds])
-        return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
-
-    monkeypatch.setattr(dense, "get_model", lambda model=None: None)
-    monkeypatch.setattr(dense, "_encode_queries", fake_encode)
-    rng = np.random.default_rng(3)
-    emb = rng.normal(size=(50, 8)).astype(np.float32)
-    scorer = dense.DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
+    scorer = fake_dense(monkeypatch, 50, 8, 3, calls)
     query = '"a" AND ("b" OR NOT "c")'
     # the three terms and the typed query in one encoder call, whether the typed query's top K
     # is needed (5 candidates per term are too few to settle a top 10) or not (depth 20)

@@ -10,6 +10,7 @@ from logir.index.hybrid import HybridScorer
 from logir.index.lexical import BM25Scorer
 from logir.logic.contract import Composer
 from logir.logic.registry import get_composer
+from tests.fakedense import fake_dense
 
 PASSAGES = [
     "Espresso is brewed by forcing hot water through finely ground coffee beans.",
@@ -28,23 +29,10 @@ QUERIES = [
 ]
 
 
-def _fake_dense(monkeypatch: pytest.MonkeyPatch, calls: list[list[str]]) -> dense.DenseScorer:
-    def fake_encode(model: object, texts: list[str]) -> np.ndarray:
-        calls.append(list(texts))
-        seeds = [sum(t.encode()) for t in texts]
-        vecs = np.stack([np.random.default_rng(s).normal(size=8) for s in seeds])
-        return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
-
-    monkeypatch.setattr(dense, "get_model", lambda model=None: None)
-    monkeypatch.setattr(dense, "_encode_queries", fake_encode)
-    emb = np.random.default_rng(3).normal(size=(len(PASSAGES), 8)).astype(np.float32)
-    return dense.DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))
-
-
 @pytest.mark.parametrize("spec", ["exclusion", "auto", "exclusion,shared=0.5"])
 def test_an_exclusion_query_is_encoded_in_one_call(monkeypatch, spec: str) -> None:
     calls: list[list[str]] = []
-    scorer = _fake_dense(monkeypatch, calls)
+    scorer = fake_dense(monkeypatch, len(PASSAGES), 8, 3, calls)
     query = '"green tea caffeine" AND NOT "caffeine pills"'  # shared words: two term lists
     for s in (scorer, HybridScorer(BM25Scorer.build(PASSAGES), scorer)):
         calls.clear()
@@ -58,7 +46,7 @@ def test_an_exclusion_query_is_encoded_in_one_call(monkeypatch, spec: str) -> No
 
 def test_scores_of_many_queries_are_encoded_in_one_call(monkeypatch) -> None:
     calls: list[list[str]] = []
-    scorer = _fake_dense(monkeypatch, calls)
+    scorer = fake_dense(monkeypatch, len(PASSAGES), 8, 3, calls)
     composer = get_composer("exclusion")
     items = [(q, np.array([0, 5, 2])) for q in QUERIES]
     many = composer.score_many(items, scorer)
