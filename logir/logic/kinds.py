@@ -29,7 +29,7 @@ import numpy as np
 
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, scorer_passages
 from logir.logic.contract import LRU
-from logir.logic.mentions import Analyser, mention_counts, plain_words
+from logir.logic.mentions import Analyser, lead_words, mention_counts, plain_words
 
 #: word vectors one dense scorer keeps, least recently used first out (MiniLM: 48 MiB at most)
 WORD_CACHE_SIZE = 32_768
@@ -66,12 +66,17 @@ def kind_evidence(
     texts = [passages[int(r)] for r in rows]
     by_row: list[dict[str, str]] = []  # per passage: token -> the first word giving it
     vocab: dict[str, str] = {}  # token -> the word embedded for it
+    first: dict[str, str] = {}  # token -> the first word giving it, over every passage
     for text in texts:
+        # only a word of the lead can count (``said[tok].lead`` below), so no other is embedded
+        lead = {tok for _, tok in lead_words(text, analyse)}
         tokens: dict[str, str] = {}
         for word, tok in analyse(text):
             if tok and tok not in skip and len(word) >= MIN_WORD and word.isalpha():
-                tokens.setdefault(tok, word)
-                vocab.setdefault(tok, word)
+                first.setdefault(tok, word)
+                if tok in lead:
+                    tokens.setdefault(tok, word)
+                    vocab.setdefault(tok, first[tok])
         by_row.append(tokens)
     if not vocab:
         return out

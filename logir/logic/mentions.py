@@ -143,6 +143,17 @@ def mention_counts(
     return {t: Mentions(*c) for t, c in counts.items()}
 
 
+def lead_words(text: str, analyse: Analyser = plain_words) -> list[tuple[str, str]]:
+    """The passage's first ``LEAD_WORDS`` analysed words, counted clause by clause as
+    :func:`mention_counts` counts them: the only words whose mentions count in ``Mentions.lead``."""
+    out: list[tuple[str, str]] = []
+    for clause in _CLAUSE.finditer(text):
+        out.extend(analyse(clause.group())[: LEAD_WORDS - len(out)])
+        if len(out) >= LEAD_WORDS:
+            break
+    return out
+
+
 def _is_cue(word: str, nxt: str) -> bool:
     """Whether ``word``, followed by ``nxt``, opens a negated scope."""
     if word in PAIRED:
