@@ -374,14 +374,11 @@ class Exclusion(Composer):
 
     def _plan_texts(self, plan: Plan) -> list[str]:
         """The texts ``evidence`` scores for an exclusion plan (see ``query_texts``)."""
-        distinct = self._negated(plan)
         texts = []
         if plan.positive:
-            texts += [plan.positive, without_words(plan.text, distinct) or plan.positive]
-        texts += distinct
-        if self.shared > 0 and distinct != list(plan.negated):
-            texts += plan.negated
-        return texts
+            rest = without_words(plan.text, self._negated(plan)) or plan.positive
+            texts += [plan.positive, rest]
+        return texts + self._asserted_terms(plan)
 
     def _asserted_terms(self, plan: Plan) -> list[str]:
         """The terms whose asserted share ``evidence`` measures."""
