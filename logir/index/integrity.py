@@ -6,7 +6,10 @@ before the part is loaded: the size always (a ``stat``), the SHA-256 once per pr
 (the file is about to be read in full anyway; hashing runs at about 1.2 GB/s, a tenth of the
 time loading takes). A file of 64 MB or more, which is memory-mapped rather than read, has its
 SHA-256 remembered in the user's cache once checked, keyed by its inode, size and times, so a
-later process opening the same unchanged index does not hash it again. ``reading`` turns any
+later process opening the same unchanged index does not hash it again. A build remembers the
+digests it records the same way (`remember_built`, once the index is in place), so the first
+open after a build hashes nothing large either. Several files are hashed on ``HASH_THREADS``
+threads (hashlib releases the GIL while it digests a large block). ``reading`` turns any
 failure while parsing a file into a `DamagedFile` that names it, for indexes whose manifest
 records nothing and for damage the records miss.
 """
@@ -19,8 +22,10 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +37,25 @@ from logir.index.cache import cache_root
 _CHUNK = 1 << 20
 _DIGESTS: dict[tuple[str, int, int, int, int, int], str] = {}  # (path, stat fields) -> sha256
 _LOCK = threading.Lock()
+
+
+#: a file at least this large (a memory-mapped posting array, a big docs.jsonl) has its SHA-256
+#: remembered on disk, so that opening an index does not read gigabytes every time
+REMEMBER_BYTES = 64 << 20
+#: a file's change time must be this far in the past when hashing starts before its SHA-256 is
+#: remembered (a file found in an index that someone may still be writing)
+SETTLED_S = 2.0
+#: the same for a file the build itself has just written and closed, on a file system whose
+#: times are finer than a millisecond: longer than a tick of the kernel's coarse clock (1 to
+#: 10 ms), so that any later write gives the file a later change time than the one remembered
+BUILT_SETTLED_S = 0.025
+#: how many files are hashed at once (`check_files`, `record_files`)
+HASH_THREADS = 2
+#: files to hash together smaller than this are hashed one after the other (no thread)
+THREADED_BYTES = 16 << 20
+
+#: (device, inode, size, modification ns, change ns) of a file
+Version = tuple[int, int, int, int, int]
 
 
 class DamagedFile(LogirError):
@@ -47,35 +71,53 @@ def sha256_file(path: Path) -> str:
     """The file's SHA-256, computed once per process while the file stays the same (same inode,
     size, modification and change times); for a large file (``REMEMBER_BYTES``), once for every
     process of the user (see `_remembered`)."""
+    return _hash(path)[0]
+
+
+def _hash(path: Path, remember: bool = True) -> tuple[str, Version | None]:
+    """`sha256_file`, and the file's version as it was when the bytes were read from the file
+    (None when they came from a digest known already); `remember` False writes no stamp (a
+    file about to be moved: `record_files`)."""
     st = path.stat()
-    key = (str(path.resolve()), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    version = _version(st)
+    key = (str(path.resolve()), *version)
     with _LOCK:
         known = _DIGESTS.get(key)
     if known is not None:
-        return known
+        return known, None
     stamp = _stamp(key) if st.st_size >= REMEMBER_BYTES else None
     known = _remembered(stamp)
     if known is not None:
         with _LOCK:
             _DIGESTS[key] = known
-        return known
+        return known, None
+    settled = time.time_ns() - st.st_ctime_ns > SETTLED_S * 1e9  # before the first byte is read
+    digest = _digest_file(path)
+    with _LOCK:
+        _DIGESTS[key] = digest
+    if stamp is not None and settled and remember:
+        _remember(stamp, digest)
+    return digest, version
+
+
+def _digest_file(path: Path) -> str:
+    """The SHA-256 of the bytes of `path`, read now."""
     h = hashlib.sha256()
     with path.open("rb") as fh:
         while chunk := fh.read(_CHUNK):
             h.update(chunk)
-    digest = h.hexdigest()
-    with _LOCK:
-        _DIGESTS[key] = digest
-    if stamp is not None and time.time() - st.st_ctime_ns / 1e9 > SETTLED_S:
-        _remember(stamp, digest)
-    return digest
+    return h.hexdigest()
 
 
-#: a file at least this large (a memory-mapped posting array, a big docs.jsonl) has its SHA-256
-#: remembered on disk, so that opening an index does not read gigabytes every time
-REMEMBER_BYTES = 64 << 20
-#: a file's change time must be this far in the past before its SHA-256 is remembered
-SETTLED_S = 2.0
+def _version(st: os.stat_result) -> Version:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _fine_times(st: os.stat_result) -> bool:
+    """Whether the file system keeps times finer than a millisecond (a time that is not a whole
+    number of milliseconds); on a coarser one (FAT, old ext) a build's file must be as settled
+    as any other (``SETTLED_S``) before its SHA-256 is remembered."""
+    return st.st_mtime_ns % 1_000_000 != 0 or st.st_ctime_ns % 1_000_000 != 0
 
 
 def _stamp(key: tuple[str, int, int, int, int, int]) -> Path:
@@ -88,8 +130,9 @@ def _remembered(stamp: Path | None) -> str | None:
     """The SHA-256 remembered at ``stamp``.
 
     A stamp is named by the file's path, inode, size, modification and change times, and written
-    only once the change time is ``SETTLED_S`` old: any write to the file afterwards sets its
-    change time to a later instant, so a changed file never finds the stamp of its old content.
+    only for bytes read once the change time was ``SETTLED_S`` old (``BUILT_SETTLED_S`` for the
+    files a build wrote): any write to the file afterwards sets its change time to a later
+    instant, so a changed file never finds the stamp of its old content.
     """
     if stamp is None:
         return None
@@ -108,20 +151,107 @@ def _remember(stamp: Path, digest: str) -> None:
         os.replace(tmp, stamp)
 
 
-def record_files(root: Path, skip: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
-    """``{relative path: {"bytes", "sha256"}}`` of every file under `root` but `skip`, sorted."""
+@dataclass(frozen=True)
+class Hashed:
+    """A large file a build hashed: its path under the index, its version when hashing began
+    (settled: any later write changes it) and its SHA-256."""
+
+    rel: str
+    version: Version
+    sha256: str
+
+
+def record_files(
+    root: Path, skip: tuple[str, ...] = (), hashed: list[Hashed] | None = None
+) -> dict[str, dict[str, Any]]:
+    """``{relative path: {"bytes", "sha256"}}`` of every file under `root` but `skip`, sorted.
+
+    With `hashed`, the files are ones this process has just written and closed: each large one
+    (``REMEMBER_BYTES``) is hashed only once its change time is settled (waiting up to
+    ``BUILT_SETTLED_S`` for it) and appended to `hashed`, for `remember_built`."""
+    paths = {
+        path.relative_to(root).as_posix(): path
+        for path in sorted(p for p in root.rglob("*") if p.is_file())
+    }
+    paths = {rel: path for rel, path in paths.items() if rel not in skip}
+
+    def one(rel: str) -> tuple[str, Version | None]:
+        path = paths[rel]
+        if hashed is None:
+            return _hash(path)
+        st = path.stat()
+        if st.st_size >= REMEMBER_BYTES and _fine_times(st):
+            wait = BUILT_SETTLED_S - (time.time_ns() - st.st_ctime_ns) / 1e9
+            if 0 < wait <= BUILT_SETTLED_S:
+                time.sleep(wait)
+        st = path.stat()
+        margin = BUILT_SETTLED_S if _fine_times(st) else SETTLED_S
+        settled = time.time_ns() - st.st_ctime_ns > margin * 1e9
+        digest, version = _hash(path, remember=False)
+        return digest, version if settled and version == _version(st) else None
+
+    sizes = {rel: path.stat().st_size for rel, path in paths.items()}
+    done = _hash_all(list(paths), sizes, one)
     out: dict[str, dict[str, Any]] = {}
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if rel not in skip:
-            out[rel] = {"bytes": path.stat().st_size, "sha256": sha256_file(path)}
+    for rel in paths:
+        digest, version = done[rel].result()
+        out[rel] = {"bytes": sizes[rel], "sha256": digest}
+        if hashed is not None and version is not None and sizes[rel] >= REMEMBER_BYTES:
+            hashed.append(Hashed(rel, version, digest))
     return out
+
+
+def remember_built(root: Path, hashed: list[Hashed]) -> int:
+    """Remember the digests of `hashed` (from `record_files`) for the files now at `root`, the
+    index's final place, as a check at open would have: each file that is still the version
+    that was hashed (same device, inode, size and times: a rename of the folder keeps them, any
+    write or rename of the file changes its change time). Returns how many were remembered."""
+    count = 0
+    for item in hashed:
+        path = root / item.rel
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        if _version(st) != item.version:
+            continue
+        key = (str(path.resolve()), *item.version)
+        with _LOCK:
+            _DIGESTS[key] = item.sha256
+        _remember(_stamp(key), item.sha256)
+        count += 1
+    return count
+
+
+def _hash_all(
+    rels: list[str], sizes: Mapping[str, int], one: Callable[[str], tuple[str, Version | None]]
+) -> dict[str, Future[tuple[str, Version | None]]]:
+    """``one(rel)`` for each of `rels`, on ``HASH_THREADS`` threads (largest first) when there is
+    enough to hash; the futures by name (a failure is raised by ``result()``)."""
+    done: dict[str, Future[tuple[str, Version | None]]] = {}
+    if HASH_THREADS < 2 or len(rels) < 2 or sum(sizes[r] for r in rels) < THREADED_BYTES:
+        for rel in rels:
+            fut: Future[tuple[str, Version | None]] = Future()
+            try:
+                fut.set_result(one(rel))
+            except Exception as exc:  # noqa: BLE001 - raised again by result()
+                fut.set_exception(exc)
+            done[rel] = fut
+        return done
+    with ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="logir-sha256") as pool:
+        for rel in sorted(rels, key=lambda r: -sizes[r]):
+            done[rel] = pool.submit(one, rel)
+    return done
 
 
 def check_files(root: Path, records: Mapping[str, Any], under: str, digest: bool = True) -> None:
     """Check the recorded files named `under` (a file, a folder ending in ``/``, or ``""`` for
     all) against `root`: each present, of its size and (when `digest`) of its SHA-256. A
-    `DamagedFile` for the first that is not."""
+    `DamagedFile` for the first that is not, in the records' order (the files before it are
+    hashed on ``HASH_THREADS`` threads)."""
+    todo: list[tuple[str, str | None]] = []  # (rel, expected sha256) up to the first bad size
+    wrong: DamagedFile | None = None
+    sizes: dict[str, int] = {}
     for rel, rec in records.items():
         if under and not (rel == under or (under.endswith("/") and rel.startswith(under))):
             continue
@@ -132,17 +262,27 @@ def check_files(root: Path, records: Mapping[str, Any], under: str, digest: bool
         except OSError:
             have = None
         if have is None:
-            raise DamagedFile(rel, "is missing")
+            wrong = DamagedFile(rel, "is missing")
+            break
         if isinstance(want, int) and have != want:
-            raise DamagedFile(rel, f"has {have} bytes, the manifest says {want}")
+            wrong = DamagedFile(rel, f"has {have} bytes, the manifest says {want}")
+            break
         sha = rec.get("sha256") if isinstance(rec, dict) else None
-        if digest and isinstance(sha, str):
-            try:
-                ok = sha256_file(path) == sha
-            except OSError as exc:
-                raise DamagedFile(rel, f"cannot be read ({exc.strerror or exc})") from None
-            if not ok:
-                raise DamagedFile(rel, "does not match its SHA-256 in the manifest")
+        todo.append((rel, sha if digest and isinstance(sha, str) else None))
+        sizes[rel] = have
+    hashing = [rel for rel, sha in todo if sha is not None]
+    done = _hash_all(hashing, sizes, lambda rel: _hash(root / rel))
+    for rel, sha in todo:
+        if sha is None:
+            continue
+        try:
+            ok = done[rel].result()[0] == sha
+        except OSError as exc:
+            raise DamagedFile(rel, f"cannot be read ({exc.strerror or exc})") from None
+        if not ok:
+            raise DamagedFile(rel, "does not match its SHA-256 in the manifest")
+    if wrong is not None:
+        raise wrong
 
 
 def problem(exc: BaseException) -> str:

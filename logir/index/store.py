@@ -53,10 +53,12 @@ from logir.index.cache import corpus_sha256
 from logir.index.dense import DEFAULT_MODEL
 from logir.index.integrity import (
     DamagedFile,
+    Hashed,
     check_files,
     read_json,
     reading,
     record_files,
+    remember_built,
 )
 from logir.index.lines import LineFile
 from logir.index.reuse import carried_parts, link_part
@@ -173,7 +175,8 @@ def publish(
     corpus: str | Path | None,
 ) -> None:
     """Write the manifest of the index built in ``tmp`` (its retrievers in ``RETRIEVERS``
-    order, the checksums of its files) and swap it into place at ``out``."""
+    order, the checksums of its files), swap it into place at ``out``, and remember the
+    checksums of its large files there (:func:`logir.index.integrity.remember_built`)."""
     order = {name: i for i, name in enumerate(RETRIEVERS)}
     manifest: dict[str, Any] = {
         "logir_index": FORMAT_VERSION,
@@ -186,9 +189,11 @@ def publish(
     }
     if corpus is not None:
         manifest["corpus"] = str(Path(corpus).resolve())
-    manifest["files"] = record_files(tmp, skip=(MANIFEST,))
+    hashed: list[Hashed] = []
+    manifest["files"] = record_files(tmp, skip=(MANIFEST,), hashed=hashed)
     (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     swap_into_place(tmp, out)
+    remember_built(out, hashed)  # the first open need not hash the large files again
 
 
 def swap_into_place(tmp: Path, out: Path) -> None:
