@@ -15,17 +15,19 @@ What :func:`decompose` recognises, in the order it looks:
    kept as a conjunct.
 2. **Negation cues**: ``not``, ``never``, ``n't`` after an auxiliary, ``neither ... nor``,
    ``excluding``, ``except (for)``, ``other than``, ``without``, ``apart from``, ``aside from``,
-   ``besides``, ``not counting``, ``rather than``, ``instead of``, ``free of``, ``, minus``,
-   ``, lacking``, ``unrelated to``, ``don't mention``, ``refrain from``,
-   ``nothing is said about``, ``no X``, ``-term``, ``if you don't like X``, a fronted ``In
-   addition to X, what other ...``, parenthetical ``(excluding ...)``. The negated clause and its
-   cue are cut out of the query; what is left, kept as one fluent phrase, is the positive part,
-   and filler such as ``anything related to``, ``made by`` or a trailing ``ones`` / ``related``
-   is stripped from the negated concept. A short excluded list (``other than Python and Java``)
-   is one NOT per item. Verbal negation is skipped in ``why`` and yes/no questions, where it asks
-   about a fact rather than excluding one. Each cue's name says its kind (see ``lexicon``): a
-   negated copula, adjective or noun excludes a topic; a negated main verb (``never won``,
-   ``did not play``) states a predicate.
+   ``besides``, ``not counting``, ``rather than``, ``instead of``, ``as opposed to``, ``free
+   of``, ``, minus``, ``, lacking``, ``unrelated to``, ``don't mention``, ``refrain from``,
+   ``nothing is said about``, ``no X`` and ``nothing with X``, ``-term``, ``if you don't like
+   X``, a fronted ``In addition to X, what other ...``, parenthetical ``(excluding ...)``. The
+   negated clause and its cue are cut out of the query; what is left, kept as one fluent phrase,
+   is the positive part, less a word that only led into the negated stretch (``desserts
+   containing [neither ...]``, ``cakes made [without eggs]``), and filler such as ``anything
+   related to``, ``made by`` or a trailing ``ones`` / ``related`` is stripped from the negated
+   concept. A short excluded list (``other than Python and Java``) is one NOT per item. Verbal
+   negation is skipped in ``why`` and yes/no questions, where it asks about a fact rather than
+   excluding one. Each cue's name says its kind (see ``lexicon``): a negated copula, adjective
+   or noun excludes a topic; a negated main verb (``never won``, ``did not play``) states a
+   predicate.
 3. **Several negated clauses** joined by ``, or``, ``, and how ...`` or separate sentences, each
    with its own exclusion: ``X but not x, or Y without y`` -> ``(X AND NOT x) OR (Y AND NOT y)``.
    With one exclusion only, the clauses stay one positive term.

@@ -143,7 +143,7 @@ def _cue(
 _EXCEPTION_WORDS = (
     r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
-    r"|outside\s+of|rather\s+than|instead\s+of|free\s+of(?!\s+charge\b)"
+    r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
 )
 
 CUES: tuple[Cue, ...] = (
@@ -177,7 +177,7 @@ CUES: tuple[Cue, ...] = (
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b|,\s*(?:minus|lacking)\b",
         "comma",
         key=r"exclud|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside|rather|instead|minus|lacking|free",
+        r"|outside|rather|instead|opposed|minus|lacking|free",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -200,12 +200,14 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_NO,
-        # after "with", "but", "and" or a comma only: "has no effect" states a predicate
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|,\s*|\b(?:with|having|containing)\s+)no\s+"
-        r"(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer|other"
-        r"|such|mean|question|end|idea|sense)\b)(?=[^\W\d_])",
+        # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
+        # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|,\s*|\b(?:with|having|containing)\s+)"
+        r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
+        r"|other|such|mean|question|end|idea|sense)\b)"
+        r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from)\s+)(?=[^\W\d_])",
         "no",
-        key=r"\bno\s",
+        key=r"\bno\s|\bnothing\s",
     ),
     _cue(
         NEGATION_MINUS,

@@ -375,7 +375,67 @@ def negations(v: View, b: Builder) -> Clause:
     for name in used:
         b.cue(name)
     positive = v.without(cuts).trim() if cuts else v.trim()
+    if cuts and _cut_after(v, positive, cuts):
+        positive = _undangled(positive)
     return Clause(positive, [*conjuncts, *negated], bool(negated))
+
+
+# Words that introduced the negated stretch and hang at the end of the positive part once it is
+# cut out: "desserts containing [neither dairy nor eggs]", "cakes made [without eggs]".
+_DANGLING_TAILS = frozenset(
+    {
+        ("containing",),
+        ("made",),
+        ("made", "with"),
+        ("made", "from"),
+        ("made", "of"),
+        ("cooked",),
+        ("cooked", "with"),
+        ("prepared",),
+        ("prepared", "with"),
+        ("served",),
+        ("served", "with"),
+        ("using",),
+    }
+)
+
+
+def _cut_after(v: View, positive: View, cuts: list[tuple[int, int]]) -> bool:
+    """Whether a cut of ``v`` starts right after the last character of ``positive`` (only
+    spaces between): the positive part's last words led into the negated stretch."""
+    if not positive.text or positive.pos[-1] < 0:
+        return False
+    target = positive.pos[-1]
+    last = next((j for j in range(len(v.pos) - 1, -1, -1) if v.pos[j] == target), -1)
+    if last < 0:
+        return False
+    nxt = last + 1
+    while nxt < len(v.text) and v.text[nxt].isspace():
+        nxt += 1
+    if nxt < len(v.text) and v.text[nxt] in ",;:":
+        return False  # "... made, excluding X": the word ends a clause of its own
+    return any(s <= nxt and last < s for s, _ in cuts)
+
+
+def _undangled(positive: View) -> View:
+    """``positive`` without a last word or two in ``_DANGLING_TAILS`` (read right to left over
+    at most the last three words, so its cost does not grow with the text)."""
+    text = positive.text
+    last = text.rsplit(None, 3)
+    for n in (2, 1):
+        if len(last) <= n:
+            continue
+        tail = tuple(w.lower() for w in last[-n:])
+        if tail in _DANGLING_TAILS:
+            end = len(text)
+            for _ in range(n):  # back over a word, then the space before it
+                while end > 0 and not text[end - 1].isspace():
+                    end -= 1
+                while end > 0 and text[end - 1].isspace():
+                    end -= 1
+            kept = positive.cut(0, end).trim()
+            return kept if kept.has_content() else positive
+    return positive
 
 
 _PROPERTY_MAX_WORDS = 12
