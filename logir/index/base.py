@@ -202,6 +202,31 @@ def ahead(
         own(requests, best)
 
 
+def retrieved_mask(rows: np.ndarray, top: np.ndarray, floor: float) -> np.ndarray:
+    """Which entries of top lists (``search``'s ``rows`` and ``top`` scores ``[m, K]``) a text
+    retrieves: a positive score, not padding, and at least ``floor`` times the text's best."""
+    best = np.maximum(top[:, :1], 0.0) if top.shape[1] else np.zeros((len(top), 1))
+    return (rows >= 0) & (top > 0) & (top >= floor * best)
+
+
+def retrieved(batch: QueryBatch, k: int, floor: float) -> list[np.ndarray]:
+    """The rows each text of ``batch`` retrieves, ascending: the members of its top ``k``
+    (``search(k)``) that :func:`retrieved_mask` keeps. ``batch.retrieved(k, floor)`` where the
+    batch has it (the same rows, found without ordering whole top lists), else from ``search``."""
+    own = getattr(batch, "retrieved", None)
+    if callable(own):
+        found: list[np.ndarray] = own(k, floor)
+        return found
+    return retrieved_by_search(batch, k, floor)
+
+
+def retrieved_by_search(batch: QueryBatch, k: int, floor: float) -> list[np.ndarray]:
+    """:func:`retrieved` read from ``batch.search(k)``: the general way, for any batch."""
+    rows, top = batch.search(k)
+    keep = retrieved_mask(rows, top, floor)
+    return [np.sort(r[m]).astype(np.int64, copy=False) for r, m in zip(rows, keep, strict=True)]
+
+
 def prepare(scorer: Scorer, texts: list[str]) -> QueryBatch:
     """``scorer.prepare(texts)`` where the scorer has it, else a batch of plain calls."""
     own = getattr(scorer, "prepare", None)

@@ -12,13 +12,14 @@ from contextlib import contextmanager
 import numpy as np
 
 from logir.errors import LogirError
-from logir.index.base import sparse_row_topk
+from logir.index.base import retrieved_by_search, sparse_row_topk
 from logir.index.bm25kernels import (
     Postings,
     add_at_rows,
     add_postings,
     posting_sums,
     postings_length,
+    retrieved_rows,
     top_of_sums,
 )
 from logir.index.scratch import free_dense, scratch
@@ -130,6 +131,21 @@ class BM25Batch:
             idx[r, :k_eff] = top_d
             val[r, :k_eff] = top_s + self.offsets[r]
         return idx, val
+
+    def retrieved(self, k: int, floor: float) -> list[np.ndarray]:
+        """The rows each text retrieves (:func:`~logir.index.base.retrieved`), from its sparse
+        row: the same rows as from ``search(k)``, without ordering its top list."""
+        if self.offsets.any():  # a document without the tokens scores the offset, not 0
+            return retrieved_by_search(self, k, floor)
+        k_eff = min(k, self._n)
+        if k_eff <= 0:
+            return [np.zeros(0, dtype=np.int64) for _ in self._ids]
+        out = []
+        for i, ids in enumerate(self._ids):
+            docs, sums = self.row(i)
+            ordered = len(ids) == 1 and self._sorted()  # a list's own documents ascend
+            out.append(retrieved_rows(docs, sums, k_eff, floor, ordered))
+        return out
 
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
         """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""

@@ -109,6 +109,46 @@ def top_of_sums(
     return sparse_row_topk(docs, acc[docs], k, n_docs)
 
 
+def retrieved_rows(
+    docs: np.ndarray, sums: np.ndarray, k: int, floor: float, ordered: bool
+) -> np.ndarray:
+    """The rows a text with these sums retrieves (see :func:`~logir.index.base.retrieved`),
+    ascending int64: the members of its top ``k`` (ties by lower row) with a positive score at
+    least ``floor`` times its best. ``sums`` must be the whole score (no non-occurrence
+    constant) of every document ``docs`` holds, and every other document must score 0;
+    ``ordered``: ``docs`` ascend.
+
+    No top list is ordered: the k-th best score splits the members from the rest, and only the
+    rows tied at it are chosen by row.
+    """
+    n = len(sums)
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    kth = None
+    if n > k:
+        top = np.partition(sums, n - k)[n - k :]  # the k best scores, the k-th best first
+        kth, best = top[0], top.max()
+    else:
+        best = sums.max()
+    if not best > 0:  # nothing scores above the zero of a document without the text's tokens
+        return np.zeros(0, dtype=np.int64)
+    least = floor * best  # float32, as retrieved_mask computes it
+    if kth is not None and kth > 0 and kth >= least:  # the members are the top k
+        keep = sums >= kth
+        extra = int(np.count_nonzero(keep)) - k  # rows tied at the k-th score past the k
+        if extra > 0:
+            tied = np.flatnonzero(sums == kth)
+            if not ordered:  # by row
+                tied = tied[np.argsort(docs[tied], kind="stable")]
+            keep[tied[len(tied) - extra :]] = False  # the highest rows of the tie go
+    else:  # fewer than k documents reach the floor (or score above 0): all are members
+        keep = (sums >= least) & (sums > 0)
+    rows = docs[keep].astype(np.int64)
+    if not ordered:
+        rows.sort()
+    return rows
+
+
 def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray) -> None:
     """Add the sums of ``ids`` at rows ``doc_idx`` to ``out`` (all zero), one posting list at a
     time in token order, each binary-searched (every list must be sorted by document).

@@ -25,6 +25,7 @@ from logir.index.bm25batch import BM25Batch
 from logir.index.bm25compact import CompactPostings, is_compact
 from logir.index.bm25s_internals import stopword_set
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
+from logir.lru import LRU
 
 PARAMS_FILE = "logir_bm25.json"
 #: the files bm25s's own save writes (the last one only for BM25L and BM25+)
@@ -37,6 +38,8 @@ BM25S_FILES = (
 )
 NONOCC_FILE = "nonoccurrence_array.index.npy"
 _CHUNK = 256  # texts per prepared batch
+_KEPT_IDS = 4096  # query texts whose token ids a scorer keeps
+_KEPT_CHARS = 2000  # longest query text whose token ids are kept
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 #: how text becomes tokens: ``words`` keeps every run of word characters (one-letter and digit
 #: tokens included: "vitamin D", "hepatitis C", "type 1"), drops a possessive "'s" and joins
@@ -62,6 +65,7 @@ class BM25Scorer:
         self._stopwords = stopword_set(self.params.get("stopwords"))
         self._words = _words_of(self.params.get("tokenizer", "two_plus"))
         self._csr: sp.csr_matrix | None = None
+        self._kept_ids: LRU[str, np.ndarray] = LRU(_KEPT_IDS)  # see token_ids
         if isinstance(retriever, CompactPostings):  # logir's compact format: scores when read
             self._lists: bm25kernels.Postings = retriever
             self._n = retriever.shape[1]
@@ -178,8 +182,21 @@ class BM25Scorer:
         return [(w, "" if w in self._stopwords else next(it)) for w in ws]
 
     def token_ids(self, texts: list[str]) -> list[np.ndarray]:
-        """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped)."""
-        return bm25kernels.token_ids(self.tokenize(texts), self._vocab, self._lists.shape[0])
+        """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped;
+        read-only). The ids of the last few thousand short texts are kept: a text asked again
+        is not tokenised again."""
+        out: list[np.ndarray | None] = [self._kept_ids.get(t) for t in texts]
+        todo = [i for i, got in enumerate(out) if got is None]
+        if todo:
+            fresh = bm25kernels.token_ids(
+                self.tokenize([texts[i] for i in todo]), self._vocab, self._lists.shape[0]
+            )
+            for i, ids in zip(todo, fresh, strict=True):
+                ids.setflags(write=False)
+                out[i] = ids
+                if len(texts[i]) <= _KEPT_CHARS:
+                    self._kept_ids.put(texts[i], ids)
+        return out  # type: ignore[return-value]  (every entry filled above)
 
     @property
     def postings(self) -> sp.csr_matrix:

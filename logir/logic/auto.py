@@ -82,9 +82,10 @@ from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_par
 from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
-from logir.logic.contract import LRU, MAX_WEIGHT, Composer, Param
+from logir.logic.contract import MAX_WEIGHT, Composer, Param
 from logir.logic.kinds import kind_evidence
 from logir.logic.ranking import Ranking
+from logir.lru import LRU
 from logir.query import natural as cues
 from logir.query.natural.answer import negation_describes_answer
 from logir.query.natural.claim import is_claim

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from logir.index.base import Scorer, prepare, sorted_unique
+from logir.index.base import Scorer, prepare, retrieved, sorted_unique
 
 if TYPE_CHECKING:
     from logir.query import Query
@@ -82,6 +82,69 @@ class CandidateSet:
         if (~inside).any():
             out[:, ~inside] = scorer.score(self.terms, doc_idx[~inside])
         return out
+
+
+#: ``keep(query position, rows, member)``: the columns of ``rows`` (ascending) whose scores a
+#: composer needs, given which term retrieves which row (see :class:`RetrievedSet`)
+Keep = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class RetrievedSet:
+    """The rows a query's terms retrieve, and each term's exact scores on those asked for.
+
+    - ``terms``: the term texts, in query order ``[m]``.
+    - ``rows``: the rows any term retrieves (:func:`~logir.index.base.retrieved`), ascending
+      ``[c]``.
+    - ``member``: ``member[i, j]``: term ``i`` retrieves ``rows[j]`` ``[m, c]``.
+    - ``cols``: the columns of ``rows`` that were scored, ascending ``[s]``.
+    - ``scores``: exact scores of each term on ``rows[cols]`` ``[m, s]``.
+    """
+
+    rows: np.ndarray
+    terms: list[str]
+    member: np.ndarray
+    cols: np.ndarray
+    scores: np.ndarray
+
+
+def retrieved_sets(
+    scorer: Scorer, queries: list[list[str]], k: int, floor: float, keep: Keep | None = None
+) -> list[RetrievedSet] | None:
+    """For each query (its term texts): the rows its terms retrieve from their top ``k`` at
+    ``floor``, and every term scored on the columns ``keep`` names (all of them when None),
+    from one batch of texts (per ``BATCH_TEXTS``).
+
+    The scores are those :func:`candidate_sets` gives the same rows. None where the scorer's
+    batches do not score each column independently (``independent_columns``): the caller then
+    scores every candidate, as :func:`candidate_sets` does.
+    """
+    if k < 1:
+        raise ValueError(f"candidate depth k must be at least 1, got {k}")
+    out: list[RetrievedSet] = []
+    limit = BATCH_TEXTS if callable(getattr(scorer, "prepare", None)) else None
+    for chunk in _chunks([(terms, None) for terms in queries], limit):
+        batch = prepare(scorer, [t for terms, _ in chunk for t in terms])
+        if not getattr(batch, "independent_columns", False):
+            return None
+        found = retrieved(batch, k, floor)
+        lo = 0
+        for terms, _ in chunk:
+            m = len(terms)
+            mine = found[lo : lo + m]
+            rows = sorted_unique(np.concatenate(mine)) if m else np.zeros(0, dtype=np.int64)
+            member = np.zeros((m, len(rows)), dtype=bool)
+            for i, got in enumerate(mine):
+                member[i, np.searchsorted(rows, got)] = True
+            cols = np.arange(len(rows)) if keep is None else keep(len(out), rows, member)
+            scores = (
+                np.asarray(batch.score(slice(lo, lo + m), rows[cols]), dtype=np.float32)
+                if m and len(cols)
+                else np.zeros((m, len(cols)), dtype=np.float32)
+            )
+            out.append(RetrievedSet(rows, list(terms), member, cols, scores))
+            lo += m
+    return out
 
 
 def candidate_sets(

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, scorer_passages
-from logir.logic.contract import LRU
 from logir.logic.mentions import Analyser, lead_words, mention_counts, plain_words
+from logir.lru import LRU
 
 #: word vectors one dense scorer keeps, least recently used first out (MiniLM: 48 MiB at most)
 WORD_CACHE_SIZE = 32_768

@@ -33,12 +33,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import Scorer, sorted_unique
+from logir.index.base import Scorer, retrieved_mask
 from logir.limits import MAX_DEPTH
-from logir.logic.candidates import CandidateSet, query_candidate_sets
+from logir.logic.candidates import (
+    CandidateSet,
+    query_candidate_sets,
+    retrieved_sets,
+)
 from logir.logic.contract import Composer, Param, StateCache
 from logir.logic.ranking import Ranking
-from logir.query import And, Not, Or, Query, Term, signed_terms
+from logir.query import And, Not, Or, Query, Term, signed_terms, terms
 from logir.query.reading import Reading
 
 DEFAULT_DEPTH = 200
@@ -94,78 +98,107 @@ class Sets(Composer):
     def _prepare(self, readings: list[Reading], scorer: Scorer) -> list[_Result]:
         keys = [(r.text, r.query) for r in readings]
         found, todo = self._results.split(keys, scorer)
-        first = {key: r for key, r in zip(keys, readings, strict=True)}
+        # a query that keeps no document outside its terms' lists ranks their members only:
+        # the other candidates need no score, nor do the members the set algebra drops
+        simple = [key for key in todo if not needs_universe(key[1])]
+        texts = [[t.text for t in terms(q)] for _, q in simple]
+
+        def kept(q: int, rows: np.ndarray, member: np.ndarray) -> np.ndarray:
+            return _kept(simple[q][1], texts[q], member)
+
+        lists = retrieved_sets(scorer, texts, self.depth, self.floor, kept) if simple else []
+        if lists is not None:  # None: the scorer's columns are not independent
+            for key, rs in zip(simple, lists, strict=True):
+                found[key] = _combine(key[1], rs.terms, rs.rows, rs.member, rs.cols, rs.scores)
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
-        wanted = [first[k] for k in todo]
-        outsiders = [needs_universe(r.query) for r in wanted]
-
-        def narrow(q: int, lists: np.ndarray, top: np.ndarray) -> np.ndarray | None:
-            # a query that keeps no document outside the terms' lists ranks list members only:
-            # the other candidates need no score
-            if outsiders[q]:
-                return None
-            return sorted_unique(lists[self._hits(lists, top)])
-
-        built = query_candidate_sets(scorer, wanted, self.depth, needs_universe, narrow)
-        for key, c in zip(todo, built, strict=True):
-            res = self._merge(first[key].query, c)
-            found[key] = res
-            self._results.put(scorer, key, res)
+        first = {key: r for key, r in zip(keys, readings, strict=True)}
+        rest = [key for key in todo if key not in found]
+        if rest:
+            wanted = [first[key] for key in rest]
+            built = query_candidate_sets(scorer, wanted, self.depth, needs_universe)
+            for key, c in zip(rest, built, strict=True):
+                found[key] = self._merge(key[1], c)
+        for key in todo:
+            self._results.put(scorer, key, found[key])
         return [found[key] for key in keys]
-
-    def _hits(self, lists: np.ndarray, top: np.ndarray) -> np.ndarray:
-        """Which entries of the terms' top lists are retrieved: a positive score, not top-k
-        padding, at least ``floor`` times the term's best."""
-        best = np.maximum(top[:, :1], 0.0) if top.shape[1] else np.zeros((len(top), 1))
-        return (lists >= 0) & (top > 0) & (top >= self.floor * best)
 
     def _merge(self, query: Query, cands: CandidateSet) -> _Result:
         """Evaluate the set algebra over the candidate set (each term's top list and scores)."""
         universe = cands.rows
         lists, top = cands.top_rows, cands.top_scores
         assert lists is not None
-        m = len(cands.terms)
         # member[i, j]: universe row j is in term i's list (retrieved: a positive score, not
         # top-k padding, at least floor times the term's best); every row of a list is in the
         # universe
-        term_of, at = np.nonzero(self._hits(lists, top))
-        member_rows = np.zeros((m, len(universe)), dtype=bool)
-        member_rows[term_of, np.searchsorted(universe, lists[term_of, at])] = True
-        exact = np.asarray(cands.scores, dtype=np.float64)
-        row = {t: i for i, t in enumerate(cands.terms)}
+        term_of, at = np.nonzero(retrieved_mask(lists, top, self.floor))
+        member = np.zeros((len(cands.terms), len(universe)), dtype=bool)
+        member[term_of, np.searchsorted(universe, lists[term_of, at])] = True
+        cols = _kept(query, cands.terms, member)
+        return _combine(query, cands.terms, universe, member, cols, cands.scores[:, cols])
 
-        def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
-            if isinstance(q, Term):
-                i = row[q.text]
-                return member_rows[i], exact[i]
-            if isinstance(q, Not):
-                mask, score = walk(q.child)
-                return ~mask, -score
-            parts = [walk(c) for c in q.children]
-            if isinstance(q, And):  # all children; the sum of their scores, child by child
-                return (
-                    reduce(np.logical_and, [p[0] for p in parts]),
-                    reduce(np.add, [p[1] for p in parts]),
-                )
-            # any child; the best score among the children whose set holds the document
+
+def _kept(query: Query, texts: list[str], member: np.ndarray) -> np.ndarray:
+    """The columns the set algebra of ``query`` keeps: ``member[i, j]`` says whether term
+    ``texts[i]`` retrieves the row of column ``j``."""
+    row = {t: i for i, t in enumerate(texts)}
+
+    def walk(q: Query) -> np.ndarray:
+        if isinstance(q, Term):
+            return member[row[q.text]]
+        if isinstance(q, Not):
+            return ~walk(q.child)
+        parts = [walk(c) for c in q.children]
+        return reduce(np.logical_and if isinstance(q, And) else np.logical_or, parts)
+
+    return np.flatnonzero(walk(query))
+
+
+def _combine(
+    query: Query,
+    texts: list[str],
+    universe: np.ndarray,
+    member: np.ndarray,
+    cols: np.ndarray,
+    scores: np.ndarray,
+) -> _Result:
+    """The ranking of the columns ``cols`` the set algebra of ``query`` keeps (:func:`_kept`)
+    over ``universe`` (rows ascending); ``scores[i]`` is term ``texts[i]``'s exact score on
+    ``universe[cols]``."""
+    exact = np.asarray(scores, dtype=np.float64)
+    inside = member[:, cols]
+    row = {t: i for i, t in enumerate(texts)}
+
+    def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(q, Term):
+            i = row[q.text]
+            return inside[i], exact[i]
+        if isinstance(q, Not):
+            mask, score = walk(q.child)
+            return ~mask, -score
+        parts = [walk(c) for c in q.children]
+        if isinstance(q, And):  # all children; the sum of their scores, child by child
             return (
-                reduce(np.logical_or, [p[0] for p in parts]),
-                reduce(np.maximum, [np.where(p[0], p[1], -np.inf) for p in parts]),
+                reduce(np.logical_and, [p[0] for p in parts]),
+                reduce(np.add, [p[1] for p in parts]),
             )
+        # any child; the best score among the children whose set holds the document
+        return (
+            reduce(np.logical_or, [p[0] for p in parts]),
+            reduce(np.maximum, [np.where(p[0], p[1], -np.inf) for p in parts]),
+        )
 
-        mask, score = walk(query)
-        keep = np.flatnonzero(mask)
-        order = keep[np.argsort(-score[keep], kind="stable")]  # rows ascend: ties to the lower
-        hits = cands.scores[:, order]  # the float32 scores, exact
-        positive, negated = (set(side) for side in signed_terms(query))
-        term_scores: dict[str, np.ndarray] = {}
-        for i, text in enumerate(cands.terms):  # in query order, as the terms were searched
-            t = Term(text)
-            if t in positive:
-                term_scores[str(t)] = hits[i]
-            if t in negated:
-                term_scores[f"NOT {t}"] = hits[i]
-        return _Result(query, universe[order], score[order].astype(np.float32), term_scores)
+    _, score = walk(query)
+    order = np.argsort(-score, kind="stable")  # columns ascend: ties to the lower row
+    hits = scores[:, order]  # the float32 scores, exact
+    positive, negated = (set(side) for side in signed_terms(query))
+    term_scores: dict[str, np.ndarray] = {}
+    for i, text in enumerate(texts):  # in query order, as the terms were searched
+        t = Term(text)
+        if t in positive:
+            term_scores[str(t)] = hits[i]
+        if t in negated:
+            term_scores[f"NOT {t}"] = hits[i]
+    return _Result(query, universe[cols[order]], score[order].astype(np.float32), term_scores)
 
 
 def needs_universe(query: Query) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from logir.errors import LogirError
-from logir.logic.contract import LRU
+from logir.lru import LRU
 from logir.train.models.base import read_meta
 from logir.train.models.reader import DEFAULT_MAX_LENGTH, KIND, pair_inputs
 from logir.train.runtime import autocast, import_torch, quiet_libraries, resolve_precision

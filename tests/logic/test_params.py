@@ -9,7 +9,8 @@ import pytest
 from logir.errors import LogirError
 from logir.limits import MAX_DEPTH
 from logir.logic import composers, get_composer
-from logir.logic.contract import LRU, Param
+from logir.logic.contract import Param
+from logir.lru import LRU
 
 
 @pytest.mark.parametrize(
