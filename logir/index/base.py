@@ -117,7 +117,8 @@ def topk(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
     """``np.unique`` of a small integer array by sorting (numpy's hash-based path is slower)."""
-    s = np.sort(values)
+    s = values.copy()
+    s.sort()  # the method: numpy's function costs more than the sort of a short array
     if len(s) < 2:
         return s
     keep = np.empty(len(s), dtype=bool)
@@ -209,22 +210,31 @@ def retrieved_mask(rows: np.ndarray, top: np.ndarray, floor: float) -> np.ndarra
     return (rows >= 0) & (top > 0) & (top >= floor * best)
 
 
-def retrieved(batch: QueryBatch, k: int, floor: float) -> list[np.ndarray]:
-    """The rows each text of ``batch`` retrieves, ascending: the members of its top ``k``
-    (``search(k)``) that :func:`retrieved_mask` keeps. ``batch.retrieved(k, floor)`` where the
-    batch has it (the same rows, found without ordering whole top lists), else from ``search``."""
+#: the rows a text retrieves, ascending, and its scores there (the same as ``score`` gives)
+Retrieved = tuple[np.ndarray, np.ndarray]
+
+
+def retrieved(batch: QueryBatch, k: int, floor: float) -> list[Retrieved]:
+    """The rows each text of ``batch`` retrieves, ascending, with its scores on them: the
+    members of its top ``k`` (``search(k)``) that :func:`retrieved_mask` keeps.
+    ``batch.retrieved(k, floor)`` where the batch has it (the same rows, found without ordering
+    whole top lists), else from ``search``."""
     own = getattr(batch, "retrieved", None)
     if callable(own):
-        found: list[np.ndarray] = own(k, floor)
+        found: list[Retrieved] = own(k, floor)
         return found
     return retrieved_by_search(batch, k, floor)
 
 
-def retrieved_by_search(batch: QueryBatch, k: int, floor: float) -> list[np.ndarray]:
+def retrieved_by_search(batch: QueryBatch, k: int, floor: float) -> list[Retrieved]:
     """:func:`retrieved` read from ``batch.search(k)``: the general way, for any batch."""
     rows, top = batch.search(k)
     keep = retrieved_mask(rows, top, floor)
-    return [np.sort(r[m]).astype(np.int64, copy=False) for r, m in zip(rows, keep, strict=True)]
+    out = []
+    for r, t, m in zip(rows, top, keep, strict=True):
+        order = np.argsort(r[m], kind="stable")
+        out.append((r[m][order].astype(np.int64, copy=False), t[m][order]))
+    return out
 
 
 def prepare(scorer: Scorer, texts: list[str]) -> QueryBatch:

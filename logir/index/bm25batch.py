@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from logir.errors import LogirError
-from logir.index.base import retrieved_by_search, sparse_row_topk
+from logir.index.base import Retrieved, retrieved_by_search, sparse_row_topk
 from logir.index.bm25kernels import (
     Postings,
     add_at_rows,
@@ -58,6 +58,7 @@ class BM25Batch:
         self._n = int(postings.shape[1])
         self._ids = ids
         self.offsets = offsets
+        self._offset = bool(offsets.any())  # BM25L / BM25+: a constant added to every score
         self._sorted = sorted_postings
         self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._dense: dict[int, tuple[np.ndarray, np.ndarray]] | None = None  # see hold
@@ -132,14 +133,14 @@ class BM25Batch:
             val[r, :k_eff] = top_s + self.offsets[r]
         return idx, val
 
-    def retrieved(self, k: int, floor: float) -> list[np.ndarray]:
-        """The rows each text retrieves (:func:`~logir.index.base.retrieved`), from its sparse
-        row: the same rows as from ``search(k)``, without ordering its top list."""
-        if self.offsets.any():  # a document without the tokens scores the offset, not 0
+    def retrieved(self, k: int, floor: float) -> list[Retrieved]:
+        """The rows each text retrieves and its scores there (:func:`~logir.index.base.retrieved`),
+        from its sparse row: the same as from ``search(k)``, without ordering its top list."""
+        if self._offset:  # a document without the tokens scores the offset, not 0
             return retrieved_by_search(self, k, floor)
         k_eff = min(k, self._n)
         if k_eff <= 0:
-            return [np.zeros(0, dtype=np.int64) for _ in self._ids]
+            return [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)) for _ in self._ids]
         out = []
         for i, ids in enumerate(self._ids):
             docs, sums = self.row(i)
@@ -150,8 +151,8 @@ class BM25Batch:
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
         """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
         n = self._n
-        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
-        if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= n):
+        doc_idx = np.ascontiguousarray(doc_idx, dtype=np.int64).ravel()
+        if np.count_nonzero(doc_idx.view(np.uint64) >= n):  # a negative row wraps past n
             raise LogirError(f"document rows out of range 0..{n - 1}")
         r0, r1, step = rows.indices(len(self._ids))
         if step != 1:
@@ -170,8 +171,9 @@ class BM25Batch:
                     add_at_rows(self._postings, ids, doc_idx, out[i])  # no row to build
                     continue
                 docs, sums = self.row(r)
-                if len(docs) >= _LOOKUP_MIN and len(ids) == 1 and self._sorted():
-                    # a long posting list, sorted by document: look the rows up instead
+                few = len(doc_idx) * _LOOKUP_COST <= len(docs)
+                if (len(docs) >= _LOOKUP_MIN or few) and len(ids) == 1 and self._sorted():
+                    # a long posting list (or few rows), sorted by document: look the rows up
                     add_at_rows(self._postings, ids, doc_idx, out[i])
                     continue
                 try:
@@ -179,5 +181,6 @@ class BM25Batch:
                     out[i] = acc[doc_idx]
                 finally:
                     acc[docs] = 0.0
-        out += self.offsets[r0 : r0 + len(out), None]
+        if self._offset:
+            out += self.offsets[r0 : r0 + len(out), None]
         return out

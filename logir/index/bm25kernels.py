@@ -111,42 +111,48 @@ def top_of_sums(
 
 def retrieved_rows(
     docs: np.ndarray, sums: np.ndarray, k: int, floor: float, ordered: bool
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """The rows a text with these sums retrieves (see :func:`~logir.index.base.retrieved`),
-    ascending int64: the members of its top ``k`` (ties by lower row) with a positive score at
-    least ``floor`` times its best. ``sums`` must be the whole score (no non-occurrence
-    constant) of every document ``docs`` holds, and every other document must score 0;
-    ``ordered``: ``docs`` ascend.
+    ascending int64, and their sums: the members of its top ``k`` (ties by lower row) with a
+    positive score at least ``floor`` times its best. ``sums`` must be the whole score (no
+    non-occurrence constant) of every document ``docs`` holds, and every other document must
+    score 0; ``ordered``: ``docs`` ascend.
 
     No top list is ordered: the k-th best score splits the members from the rest, and only the
     rows tied at it are chosen by row.
     """
     n = len(sums)
     if not n:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    # numpy's methods rather than its functions: a query makes a few dozen of these calls on
+    # short arrays, where the functions' dispatch costs as much as the work
     kth = None
     if n > k:
-        top = np.partition(sums, n - k)[n - k :]  # the k best scores, the k-th best first
+        part = sums.copy()
+        part.partition(n - k)
+        top = part[n - k :]  # the k best scores, the k-th best first
         kth, best = top[0], top.max()
     else:
         best = sums.max()
     if not best > 0:  # nothing scores above the zero of a document without the text's tokens
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     least = floor * best  # float32, as retrieved_mask computes it
     if kth is not None and kth > 0 and kth >= least:  # the members are the top k
         keep = sums >= kth
         extra = int(np.count_nonzero(keep)) - k  # rows tied at the k-th score past the k
         if extra > 0:
-            tied = np.flatnonzero(sums == kth)
+            tied = (sums == kth).nonzero()[0]
             if not ordered:  # by row
-                tied = tied[np.argsort(docs[tied], kind="stable")]
+                tied = tied.take(docs.take(tied).argsort(kind="stable"))
             keep[tied[len(tied) - extra :]] = False  # the highest rows of the tie go
     else:  # fewer than k documents reach the floor (or score above 0): all are members
         keep = (sums >= least) & (sums > 0)
-    rows = docs[keep].astype(np.int64)
+    at = keep.nonzero()[0]
+    rows, kept = docs.take(at).astype(np.int64), sums.take(at)
     if not ordered:
-        rows.sort()
-    return rows
+        order = rows.argsort(kind="stable")
+        rows, kept = rows.take(order), kept.take(order)
+    return rows, kept
 
 
 def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: np.ndarray) -> None:
@@ -161,9 +167,11 @@ def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: n
         if p.indptr[t + 1] == p.indptr[t]:
             continue
         docs, data = posting(p, t)
-        pos = np.searchsorted(docs, doc_idx)
+        pos = docs.searchsorted(doc_idx)  # the methods: see retrieved_rows
         np.minimum(pos, len(docs) - 1, out=pos)
-        out += np.where(docs[pos] == doc_idx, data[pos], np.float32(0.0))
+        add = data.take(pos)
+        add[docs.take(pos) != doc_idx] = 0.0
+        out += add
 
 
 def postings_length(postings: Postings, ids: np.ndarray) -> int:

@@ -35,6 +35,7 @@ DEFAULT_K = 100
 #: scored (see :func:`candidate_sets`), or None for every candidate
 Narrow = Callable[[int, np.ndarray, np.ndarray], "np.ndarray | None"]
 BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a scorer holds)
+_NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -132,16 +133,21 @@ def retrieved_sets(
         for terms, _ in chunk:
             m = len(terms)
             mine = found[lo : lo + m]
-            rows = sorted_unique(np.concatenate(mine)) if m else np.zeros(0, dtype=np.int64)
+            rows = sorted_unique(np.concatenate([r for r, _ in mine]) if m else _NO_ROWS)
             member = np.zeros((m, len(rows)), dtype=bool)
-            for i, got in enumerate(mine):
-                member[i, np.searchsorted(rows, got)] = True
+            for i, (got, _) in enumerate(mine):
+                member[i, rows.searchsorted(got)] = True
             cols = np.arange(len(rows)) if keep is None else keep(len(out), rows, member)
-            scores = (
-                np.asarray(batch.score(slice(lo, lo + m), rows[cols]), dtype=np.float32)
-                if m and len(cols)
-                else np.zeros((m, len(cols)), dtype=np.float32)
-            )
+            asked = rows.take(cols)
+            inside = member[:, cols]
+            if np.count_nonzero(inside) == inside.size:  # each term's scores came with its rows
+                scores = np.empty((m, len(cols)), dtype=np.float32)
+                for i, (got, values) in enumerate(mine):
+                    scores[i] = values.take(got.searchsorted(asked))
+            elif m:
+                scores = np.asarray(batch.score(slice(lo, lo + m), asked), dtype=np.float32)
+            else:
+                scores = np.zeros((0, len(cols)), dtype=np.float32)
             out.append(RetrievedSet(rows, list(terms), member, cols, scores))
             lo += m
     return out

@@ -150,7 +150,7 @@ def _kept(query: Query, texts: list[str], member: np.ndarray) -> np.ndarray:
         parts = [walk(c) for c in q.children]
         return reduce(np.logical_and if isinstance(q, And) else np.logical_or, parts)
 
-    return np.flatnonzero(walk(query))
+    return walk(query).nonzero()[0]
 
 
 def _combine(
@@ -164,8 +164,9 @@ def _combine(
     """The ranking of the columns ``cols`` the set algebra of ``query`` keeps (:func:`_kept`)
     over ``universe`` (rows ascending); ``scores[i]`` is term ``texts[i]``'s exact score on
     ``universe[cols]``."""
-    exact = np.asarray(scores, dtype=np.float64)
-    inside = member[:, cols]
+    # numpy's methods, not its functions: on a few hundred columns the dispatch is the cost
+    exact = scores.astype(np.float64)
+    inside = member.take(cols, axis=1)
     row = {t: i for i, t in enumerate(texts)}
 
     def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
@@ -188,17 +189,19 @@ def _combine(
         )
 
     _, score = walk(query)
-    order = np.argsort(-score, kind="stable")  # columns ascend: ties to the lower row
-    hits = scores[:, order]  # the float32 scores, exact
-    positive, negated = (set(side) for side in signed_terms(query))
+    order = (-score).argsort(kind="stable")  # columns ascend: ties to the lower row
+    hits = scores.take(order, axis=1)  # the float32 scores, exact
+    positive, negated = signed_terms(query)
+    plus = {t.text: str(t) for t in positive}
+    minus = {t.text: f"NOT {t}" for t in negated}
     term_scores: dict[str, np.ndarray] = {}
     for i, text in enumerate(texts):  # in query order, as the terms were searched
-        t = Term(text)
-        if t in positive:
-            term_scores[str(t)] = hits[i]
-        if t in negated:
-            term_scores[f"NOT {t}"] = hits[i]
-    return _Result(query, universe[cols[order]], score[order].astype(np.float32), term_scores)
+        if text in plus:
+            term_scores[plus[text]] = hits[i]
+        if text in minus:
+            term_scores[minus[text]] = hits[i]
+    rows = universe.take(cols.take(order))
+    return _Result(query, rows, score.take(order).astype(np.float32), term_scores)
 
 
 def needs_universe(query: Query) -> bool:

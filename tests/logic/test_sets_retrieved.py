@@ -83,9 +83,12 @@ def test_retrieved_rows_equal_those_of_the_top_lists(
     batch = prepare(scorers[fmt], TEXTS)
     want = retrieved_by_search(prepare(scorers[fmt], TEXTS), depth, floor)
     got = retrieved(batch, depth, floor)
-    for text, a, b in zip(TEXTS, got, want, strict=True):
-        assert a.dtype == np.int64, text
-        np.testing.assert_array_equal(a, b, err_msg=text)
+    for i, (text, a, b) in enumerate(zip(TEXTS, got, want, strict=True)):
+        assert a[0].dtype == np.int64, text
+        np.testing.assert_array_equal(a[0], b[0], err_msg=text)
+        np.testing.assert_array_equal(a[1], b[1], err_msg=text)
+        np.testing.assert_array_equal(a[1], batch.score(slice(i, i + 1), a[0])[0], err_msg=text)
+    assert sum(len(r) for r, _ in got) > 0
 
 
 @pytest.mark.parametrize(("depth", "floor"), [(7, 0.6), (40, 0.6), (40, 0.0), (1000, 0.3)])
