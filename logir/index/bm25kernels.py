@@ -163,14 +163,15 @@ def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: n
     list adds 0, which changes nothing.
     """
     p = postings
-    for t in ids:
+    for t in ids.tolist():
         if p.indptr[t + 1] == p.indptr[t]:
             continue
         docs, data = posting(p, t)
-        pos = docs.searchsorted(doc_idx)  # the methods: see retrieved_rows
-        np.minimum(pos, len(docs) - 1, out=pos)
-        add = data.take(pos)
-        add[docs.take(pos) != doc_idx] = 0.0
+        # the rows in the list's own type: searchsorted would otherwise convert the whole list
+        rows = doc_idx.astype(docs.dtype, copy=False)
+        pos = docs.searchsorted(rows)  # the methods: see retrieved_rows
+        add = data.take(pos, mode="clip")  # a row past the list's last reads its last entry
+        add[docs.take(pos, mode="clip") != rows] = 0.0
         out += add
 
 

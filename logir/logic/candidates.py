@@ -139,15 +139,17 @@ def retrieved_sets(
                 member[i, rows.searchsorted(got)] = True
             cols = np.arange(len(rows)) if keep is None else keep(len(out), rows, member)
             asked = rows.take(cols)
-            inside = member[:, cols]
-            if np.count_nonzero(inside) == inside.size:  # each term's scores came with its rows
-                scores = np.empty((m, len(cols)), dtype=np.float32)
-                for i, (got, values) in enumerate(mine):
+            # a term that retrieves every row asked for brought its scores with them; the
+            # others (a run of them, from the first to the last) are asked of the batch
+            whole = np.count_nonzero(member.take(cols, axis=1), axis=1) == len(cols)
+            short = (~whole).nonzero()[0].tolist()
+            a, b = (short[0], short[-1] + 1) if short else (m, m)
+            scores = np.empty((m, len(cols)), dtype=np.float32)
+            for i, (got, values) in enumerate(mine):
+                if not a <= i < b:
                     scores[i] = values.take(got.searchsorted(asked))
-            elif m:
-                scores = np.asarray(batch.score(slice(lo, lo + m), asked), dtype=np.float32)
-            else:
-                scores = np.zeros((0, len(cols)), dtype=np.float32)
+            if short:
+                scores[a:b] = batch.score(slice(lo + a, lo + b), asked)
             out.append(RetrievedSet(rows, list(terms), member, cols, scores))
             lo += m
     return out

@@ -164,6 +164,27 @@ def _combine(
     """The ranking of the columns ``cols`` the set algebra of ``query`` keeps (:func:`_kept`)
     over ``universe`` (rows ascending); ``scores[i]`` is term ``texts[i]``'s exact score on
     ``universe[cols]``."""
+    if len(cols):
+        hits, rows, final = _ranked(query, texts, member, cols, scores)
+    else:  # nothing kept
+        hits, rows, final = scores, cols, np.zeros(0, dtype=np.float32)
+    positive, negated = signed_terms(query)
+    plus = {t.text: str(t) for t in positive}
+    minus = {t.text: f"NOT {t}" for t in negated}
+    term_scores: dict[str, np.ndarray] = {}
+    for i, text in enumerate(texts):  # in query order, as the terms were searched
+        if text in plus:
+            term_scores[plus[text]] = hits[i]
+        if text in minus:
+            term_scores[minus[text]] = hits[i]
+    return _Result(query, universe.take(rows), final, term_scores)
+
+
+def _ranked(
+    query: Query, texts: list[str], member: np.ndarray, cols: np.ndarray, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kept columns ``cols`` best first: each term's scores on them, the columns, and
+    their composed scores (float32); see :func:`_combine`."""
     # numpy's methods, not its functions: on a few hundred columns the dispatch is the cost
     exact = scores.astype(np.float64)
     inside = member.take(cols, axis=1)
@@ -191,17 +212,7 @@ def _combine(
     _, score = walk(query)
     order = (-score).argsort(kind="stable")  # columns ascend: ties to the lower row
     hits = scores.take(order, axis=1)  # the float32 scores, exact
-    positive, negated = signed_terms(query)
-    plus = {t.text: str(t) for t in positive}
-    minus = {t.text: f"NOT {t}" for t in negated}
-    term_scores: dict[str, np.ndarray] = {}
-    for i, text in enumerate(texts):  # in query order, as the terms were searched
-        if text in plus:
-            term_scores[plus[text]] = hits[i]
-        if text in minus:
-            term_scores[minus[text]] = hits[i]
-    rows = universe.take(cols.take(order))
-    return _Result(query, rows, score.take(order).astype(np.float32), term_scores)
+    return hits, cols.take(order), score.take(order).astype(np.float32)
 
 
 def needs_universe(query: Query) -> bool:
