@@ -248,9 +248,9 @@ def index_cmd(
         str,
         typer.Option(
             "--postings",
-            help="How a BM25-only build (-r bm25) stores its posting lists: plain (bm25s's "
-            "arrays, a document and a score per posting) or compact (logir's varints, about a "
-            "fifth of the size; scores computed when a list is read, the same numbers).",
+            help="How BM25 stores its posting lists: plain (bm25s's arrays, a document and a "
+            "score per posting) or compact (logir's varints, about a fifth of the size; scores "
+            "computed when a list is read, the same numbers).",
         ),
     ] = "plain",
     ray: RayOpt = None,
@@ -287,10 +287,10 @@ def index_cmd(
         raise LogirError(
             f"unknown --postings {shorten(postings)!r}; choose from {', '.join(POSTINGS)}"
         )
-    if postings != POSTINGS[0] and set(retrievers) != {"bm25"}:
+    if postings != POSTINGS[0] and "bm25" not in retrievers:
         raise LogirError(
-            f"--postings {postings} needs a BM25-only build (-r bm25), "
-            f"not -r {' -r '.join(retrievers)}"
+            f"--postings {postings} sets how BM25 stores its lists, and this build has no bm25 "
+            f"(-r {' -r '.join(retrievers)})"
         )
     require_writable(out_dir, "index folder (--out)", folder=True)
     tasks = ray_tasks(ray)
@@ -321,6 +321,7 @@ def index_cmd(
         on_retriever=stage,
         ann=ann,
         tasks=tasks,
+        postings=postings,
     )
     kept = [r for r in open_index(path).retrievers if r not in retrievers]
     also = f" (kept {', '.join(kept)} of the index there)" if kept else ""

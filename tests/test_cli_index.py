@@ -45,7 +45,7 @@ def test_index_writes_compact_postings_when_asked_and_searches_the_same(tmp_path
     assert hits[0] == hits[1] and hits[0]
     for bad, needle in (
         (("--postings", "tiny"), "unknown --postings 'tiny'"),
-        (("--postings", "compact", "-r", "dense"), "--postings compact needs a BM25-only build"),
+        (("--postings", "compact", "-r", "dense"), "--postings compact sets how BM25 stores"),
     ):
         proc = logir("index", str(corpus), "--out", str(tmp_path / "x"), *bad)
         assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr

@@ -8,7 +8,7 @@ unsigned width that holds them. Per document it stores its length, per token its
 list's scores are computed when it is read, with the float64 operations, cast to float32, of
 :func:`logir.index.bm25shards.merge_shards`, so they equal the scores bm25s's files hold bit for
 bit. Only ``lucene`` BM25 (what ``logir index`` builds) is written this way, from the shards of a
-streamed build.
+streamed build (or the one shard of an in-memory build, :mod:`logir.index.bm25memory`).
 
 Files (in the ``bm25/`` folder, beside ``logir_bm25.json``): ``compact.json`` (format, version,
 ``k1``, ``b``, the number of documents and their summed length), ``vocab.txt`` (the sorted
@@ -197,6 +197,7 @@ class CompactPostings:
     has_sorted_indices = True
 
     def __init__(self, folder: Path, mmap: bool = False, cache_bytes: int = CACHE_BYTES) -> None:
+        self.folder = folder  # where the files are (``BM25Scorer.save`` copies them)
         header = read_json_object(folder / HEADER)
         if header.get("format") != FORMAT or header.get("version") != VERSION:
             raise DamagedFile(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,12 +126,20 @@ class BM25Scorer:
         return cls(retriever, params)
 
     def save(self, path: str | Path) -> None:
-        """Write bm25s's own index files and our parameters into directory `path`."""
+        """Write bm25s's own index files (a compact index: the files it was read from) and our
+        parameters into directory `path`."""
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
-        if isinstance(self._bm25, CompactPostings):
-            raise LogirError("a compact BM25 index is written by its build, not saved again")
-        self._bm25.save(out, show_progress=False)
+        if isinstance(self._bm25, CompactPostings):  # its files, as its build wrote them
+            src = self._bm25.folder
+            if not is_compact(src):
+                raise LogirError(f"cannot save a compact BM25 index: its folder {src} is gone")
+            if src.resolve() != out.resolve():
+                for f in sorted(src.iterdir()):
+                    if f.is_file() and f.name != PARAMS_FILE:
+                        shutil.copyfile(f, out / f.name)
+        else:
+            self._bm25.save(out, show_progress=False)
         params = {**self.params, "n_docs": self._n}
         (out / PARAMS_FILE).write_text(json.dumps(params, indent=2), encoding="utf-8")
 

@@ -27,8 +27,9 @@ class BuildOptions:
     scorer's own default), the ``alpha`` of a hybrid, ``bm25``, BM25's ``k1`` and ``b``
     where they differ from its defaults (fixed at index time: bm25s stores scores, not counts),
     and ``ann``, dense's approximate search (:func:`logir.index.ann.parse_ann`: auto, none, hnsw
-    or ivf with parameters), and ``tasks``, where dense encodes its slices of the corpus
-    (a :class:`logir.index.tasks.TaskMap`, e.g. Ray tasks; None: here, in one go)."""
+    or ivf with parameters), ``tasks``, where dense encodes its slices of the corpus
+    (a :class:`logir.index.tasks.TaskMap`, e.g. Ray tasks; None: here, in one go), and
+    ``postings``, how BM25 stores its posting lists (:data:`logir.index.bm25compact.POSTINGS`)."""
 
     model: str | None = None
     cache_dir: str | Path | None = None
@@ -37,6 +38,7 @@ class BuildOptions:
     bm25: Mapping[str, float] = field(default_factory=dict)
     ann: str = "auto"
     tasks: Any = None
+    postings: str = "plain"
 
     def progress(self) -> dict[str, Any]:
         return {} if self.show_progress is None else {"show_progress": self.show_progress}
@@ -70,6 +72,10 @@ class Retriever:
 
 
 def _build_bm25(texts: list[str], opts: BuildOptions) -> Scorer:
+    if opts.postings == "compact":
+        from logir.index.bm25memory import build_compact
+
+        return build_compact(texts, **opts.bm25)
     from logir.index.lexical import BM25Scorer
 
     return BM25Scorer.build(texts, **opts.bm25, **opts.progress())
