@@ -210,7 +210,8 @@ def retrieved_mask(rows: np.ndarray, top: np.ndarray, floor: float) -> np.ndarra
     return (rows >= 0) & (top > 0) & (top >= floor * best)
 
 
-#: the rows a text retrieves, ascending, and its scores there (the same as ``score`` gives)
+#: the rows a text retrieves, ascending (integers of any width), and its scores there (the
+#: same as ``score`` gives)
 Retrieved = tuple[np.ndarray, np.ndarray]
 
 

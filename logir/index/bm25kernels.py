@@ -113,10 +113,10 @@ def retrieved_rows(
     docs: np.ndarray, sums: np.ndarray, k: int, floor: float, ordered: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rows a text with these sums retrieves (see :func:`~logir.index.base.retrieved`),
-    ascending int64, and their sums: the members of its top ``k`` (ties by lower row) with a
-    positive score at least ``floor`` times its best. ``sums`` must be the whole score (no
-    non-occurrence constant) of every document ``docs`` holds, and every other document must
-    score 0; ``ordered``: ``docs`` ascend.
+    ascending (``docs``'s type), and their sums: the members of its top ``k`` (ties by lower
+    row) with a positive score at least ``floor`` times its best. ``sums`` must be the whole
+    score (no non-occurrence constant) of every document ``docs`` holds, and every other
+    document must score 0; ``ordered``: ``docs`` ascend.
 
     No top list is ordered: the k-th best score splits the members from the rest, and only the
     rows tied at it are chosen by row.
@@ -131,24 +131,26 @@ def retrieved_rows(
         part = sums.copy()
         part.partition(n - k)
         top = part[n - k :]  # the k best scores, the k-th best first
-        kth, best = top[0], top.max()
+        kth, best = top[0], top[top.argmax()]
     else:
-        best = sums.max()
+        best = sums[sums.argmax()]
     if not best > 0:  # nothing scores above the zero of a document without the text's tokens
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     least = floor * best  # float32, as retrieved_mask computes it
     if kth is not None and kth > 0 and kth >= least:  # the members are the top k
-        keep = sums >= kth
-        extra = int(np.count_nonzero(keep)) - k  # rows tied at the k-th score past the k
-        if extra > 0:
-            tied = (sums == kth).nonzero()[0]
+        at = (sums >= kth).nonzero()[0]
+        kept = sums.take(at)
+        if len(at) > k:  # more rows tied at the k-th score than places left: the lowest go in
+            tied = (kept == kth).nonzero()[0]
             if not ordered:  # by row
-                tied = tied.take(docs.take(tied).argsort(kind="stable"))
-            keep[tied[len(tied) - extra :]] = False  # the highest rows of the tie go
+                tied = tied.take(docs.take(at.take(tied)).argsort(kind="stable"))
+            inside = np.ones(len(at), dtype=bool)
+            inside[tied[len(tied) - (len(at) - k) :]] = False
+            at, kept = at[inside], kept[inside]
     else:  # fewer than k documents reach the floor (or score above 0): all are members
-        keep = (sums >= least) & (sums > 0)
-    at = keep.nonzero()[0]
-    rows, kept = docs.take(at).astype(np.int64), sums.take(at)
+        at = ((sums >= least) & (sums > 0)).nonzero()[0]
+        kept = sums.take(at)
+    rows = docs.take(at)
     if not ordered:
         order = rows.argsort(kind="stable")
         rows, kept = rows.take(order), kept.take(order)

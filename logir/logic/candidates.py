@@ -134,6 +134,7 @@ def retrieved_sets(
             m = len(terms)
             mine = found[lo : lo + m]
             rows = sorted_unique(np.concatenate([r for r, _ in mine]) if m else _NO_ROWS)
+            rows = rows.astype(np.int64, copy=False)
             member = np.zeros((m, len(rows)), dtype=bool)
             for i, (got, _) in enumerate(mine):
                 member[i, rows.searchsorted(got)] = True

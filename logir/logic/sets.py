@@ -28,7 +28,7 @@ final set ``-inf``: below every ranked document, and tied with every other unran
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
+from functools import lru_cache, reduce
 from typing import ClassVar
 
 import numpy as np
@@ -59,6 +59,33 @@ class _Result:
     term_scores: dict[str, np.ndarray]
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What ``sets`` reads off a logical form, once per form: its term texts (query order),
+    whether it keeps documents in no term's list (:func:`needs_universe`), the evidence labels
+    (label, term position) and the canonical form."""
+
+    texts: list[str]
+    outsiders: bool
+    labels: tuple[tuple[str, int], ...]
+    form: str
+
+
+@lru_cache(maxsize=4096)
+def _plan(query: Query) -> _Plan:
+    texts = [t.text for t in terms(query)]
+    positive, negated = signed_terms(query)
+    plus = {t.text: str(t) for t in positive}
+    minus = {t.text: f"NOT {t}" for t in negated}
+    labels: list[tuple[str, int]] = []
+    for i, text in enumerate(texts):  # in query order, as the terms were searched
+        if text in plus:
+            labels.append((plus[text], i))
+        if text in minus:
+            labels.append((minus[text], i))
+    return _Plan(texts, needs_universe(query), tuple(labels), str(query))
+
+
 class Sets(Composer):
     """Intersection / union / difference of per-term top lists, re-scored by sum / max / minus."""
 
@@ -80,7 +107,7 @@ class Sets(Composer):
         out = []
         for res in self._prepare(readings, scorer):
             evidence = {label: v[:k] for label, v in res.term_scores.items()}
-            out.append(Ranking(res.rows[:k], res.scores[:k], evidence, str(res.query)))
+            out.append(Ranking(res.rows[:k], res.scores[:k], evidence, _plan(res.query).form))
         return out
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
@@ -100,8 +127,8 @@ class Sets(Composer):
         found, todo = self._results.split(keys, scorer)
         # a query that keeps no document outside its terms' lists ranks their members only:
         # the other candidates need no score, nor do the members the set algebra drops
-        simple = [key for key in todo if not needs_universe(key[1])]
-        texts = [[t.text for t in terms(q)] for _, q in simple]
+        simple = [key for key in todo if not _plan(key[1]).outsiders]
+        texts = [_plan(q).texts for _, q in simple]
 
         def kept(q: int, rows: np.ndarray, member: np.ndarray) -> np.ndarray:
             return _kept(simple[q][1], texts[q], member)
@@ -168,15 +195,7 @@ def _combine(
         hits, rows, final = _ranked(query, texts, member, cols, scores)
     else:  # nothing kept
         hits, rows, final = scores, cols, np.zeros(0, dtype=np.float32)
-    positive, negated = signed_terms(query)
-    plus = {t.text: str(t) for t in positive}
-    minus = {t.text: f"NOT {t}" for t in negated}
-    term_scores: dict[str, np.ndarray] = {}
-    for i, text in enumerate(texts):  # in query order, as the terms were searched
-        if text in plus:
-            term_scores[plus[text]] = hits[i]
-        if text in minus:
-            term_scores[minus[text]] = hits[i]
+    term_scores = {label: hits[i] for label, i in _plan(query).labels}
     return _Result(query, universe.take(rows), final, term_scores)
 
 
