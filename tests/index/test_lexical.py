@@ -400,3 +400,13 @@ def test_index_is_the_same_whatever_the_hash_seed() -> None:
 def test_vocabulary_is_sorted(scorer: BM25Scorer) -> None:
     vocab = scorer.vocabulary
     assert vocab == sorted(vocab)
+
+
+def test_token_ids_of_a_text_are_kept_read_only(scorer: BM25Scorer) -> None:
+    text = "cats chasing dogs"
+    first = scorer.token_ids([text])[0]
+    again = scorer.token_ids(["mice", text])
+    assert again[1] is first and not first.flags.writeable
+    np.testing.assert_array_equal(again[0], scorer.token_ids(["mice"])[0])
+    long_text = " ".join(["dogs"] * 1000)
+    assert scorer.token_ids([long_text])[0] is not scorer.token_ids([long_text])[0]
