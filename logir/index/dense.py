@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
-import warnings
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -20,8 +18,9 @@ import numpy as np
 
 from logir.errors import LogirError
 from logir.index.ann import AnnIndex, AnnSpec
-from logir.index.base import NO_PARTS, topk
+from logir.index.base import NO_PARTS
 from logir.index.cache import embedding_cache_path, save_npy_atomic
+from logir.index.cosine import fixed_dot, fixed_top, max_row_norm
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import packed_encoder
 
@@ -91,35 +90,14 @@ def _encode_queries(model: Any, texts: list[str]) -> np.ndarray:
     return packed if packed is not None else _encode(model, texts, 64, False)
 
 
-def _product(q: np.ndarray, docs: np.ndarray) -> np.ndarray:
-    """``q @ docs.T`` as float32 ``[len(q), len(docs)]``; in torch when torch is loaded.
-
-    Queries are embedded in torch's OpenMP thread pool. A numpy (OpenBLAS) product right after
-    it runs its own threads while torch's still spin, and each pool slows the other: on 2 cores a
-    3-term query's embedding plus product over 100k documents took 2.1x as long as in one pool.
-    The values equal numpy's up to float32 rounding. A single row is computed as two: torch's
-    matrix-vector kernel measured 2.6x slower here than its matrix kernel on the same row twice.
-    """
-    torch = sys.modules.get("torch")
-    q = np.ascontiguousarray(q, dtype=np.float32)
-    if torch is None or len(q) == 0 or len(docs) == 0:
-        return np.asarray(q @ np.asarray(docs).T, dtype=np.float32)
-    rows = np.repeat(q, 2, axis=0) if len(q) == 1 else q
-    with warnings.catch_warnings():
-        # a read-only (memory-mapped) index: the tensor is only read
-        warnings.filterwarnings("ignore", message=".*not writable.*")
-        tdocs = torch.from_numpy(np.asarray(docs, dtype=np.float32))
-    with torch.inference_mode():
-        out = (tdocs @ torch.from_numpy(rows).T).T.numpy()
-    return np.ascontiguousarray(out[: len(q)])
-
-
 class DenseScorer:
     """Cosine similarity between query and document embeddings.
 
     Top-k search is exact (brute force), or, with an ``ann`` index, over the documents it
     proposes; either way every score it returns is the exact cosine of the document's embedding,
-    and ``score`` is always exact.
+    and ``score`` is always exact. Every score is :func:`logir.index.cosine.fixed_dot`'s: a
+    function of the query vector and the document's row alone, the same whichever rows are
+    scored with it (the whole corpus, a shard, a few candidates).
     """
 
     name = "dense"
@@ -138,6 +116,7 @@ class DenseScorer:
             raise LogirError(f"ANN index over {ann.n_docs} documents, embeddings of {self.n_docs}")
         self.ann = ann
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._doc_norm: float | None = None  # the largest row norm, read at the first search
 
     def with_ann(self, spec: AnnSpec) -> DenseScorer:
         """This scorer with the ANN index ``spec`` built over its embeddings (``none``: exact
@@ -261,18 +240,12 @@ class DenseScorer:
         return self.embed(texts)
 
     def dot(self, vectors: np.ndarray, doc_idx: np.ndarray) -> np.ndarray:
-        """Dot products ``[m, len(doc_idx)]`` of any query vectors with the rows `doc_idx`.
-
-        Summed by numpy's own loop, not BLAS, so a value is the same whatever other rows are asked.
-        """
+        """Dot products ``[m, len(doc_idx)]`` of any query vectors with the rows `doc_idx`: the
+        same numbers as ``score_vectors`` (each a function of its two vectors alone)."""
         q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
         if q.shape[1] != self.dim:
             raise LogirError(f"query vectors have {q.shape[1]} dimensions, the index {self.dim}")
-        doc_idx = np.asarray(doc_idx, dtype=np.int64).ravel()
-        if len(doc_idx) and (doc_idx.min() < 0 or doc_idx.max() >= self.n_docs):
-            raise LogirError(f"document rows out of range 0..{self.n_docs - 1}")
-        docs = np.asarray(self.embeddings[doc_idx], dtype=np.float32)
-        return np.einsum("md,cd->mc", q, docs, optimize=False).astype(np.float32)
+        return fixed_dot(q, self.embeddings[self._rows(doc_idx)])
 
     def search_vectors(self, vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k by dot product for any query vectors; as ``search``."""
@@ -284,12 +257,13 @@ class DenseScorer:
             return idx, val
         if self.ann is not None:
             return self._search_proposed(q, k, idx, val)
+        if self._doc_norm is None:
+            self._doc_norm = max_row_norm(self.embeddings)
         step = max(1, _SCORE_BUDGET // self.n_docs)
         for start in range(0, m, step):
-            s = _product(q[start : start + step], self.embeddings)
-            top_i, top_s = topk(s, k)
-            idx[start : start + len(s), : top_i.shape[1]] = top_i
-            val[start : start + len(s), : top_s.shape[1]] = top_s
+            top_i, top_s = fixed_top(q[start : start + step], self.embeddings, k, self._doc_norm)
+            idx[start : start + len(top_i)] = top_i
+            val[start : start + len(top_s)] = top_s
         return idx, val
 
     def _search_proposed(
@@ -301,7 +275,7 @@ class DenseScorer:
         proposed = self.ann.candidates(q, k)
         for i, row in enumerate(proposed):
             rows = np.unique(row[row >= 0])
-            scores = _product(q[i : i + 1], self.embeddings[rows])[0]
+            scores = fixed_dot(q[i : i + 1], self.embeddings[rows])[0]
             order = np.lexsort((rows, -scores))[:k]
             idx[i, : len(order)] = rows[order]
             val[i, : len(order)] = scores[order]
@@ -313,11 +287,11 @@ class DenseScorer:
 
     def score_vectors(self, vectors: np.ndarray, doc_idx: np.ndarray | None = None) -> np.ndarray:
         """``score`` for query vectors already embedded: the same numbers as ``score`` gives
-        for the texts they embed (unlike ``dot``, the product of ``search``)."""
+        for the texts they embed, and as ``dot`` and ``search`` give."""
         q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
         if doc_idx is None:
-            return _product(q, self.embeddings)
-        return _product(q, self.embeddings[self._rows(doc_idx)])
+            return fixed_dot(q, self.embeddings)
+        return fixed_dot(q, self.embeddings[self._rows(doc_idx)])
 
     def _rows(self, doc_idx: np.ndarray) -> np.ndarray:
         """`doc_idx` as a flat int64 array, checked against the corpus size."""
@@ -340,29 +314,18 @@ class DenseScorer:
 
 
 class DenseBatch:
-    """Texts embedded once; ``search(k)`` keeps the product over the corpus (when it holds at
-    most ``_SCORE_BUDGET`` cells) so that ``score(rows, doc_idx)`` reads it instead of
-    multiplying again. The same numbers as ``DenseScorer.search`` / ``score`` up to float32
-    rounding (a product over the whole corpus and one over a few rows may round differently).
-    """
+    """Texts embedded once, for ``search(k)`` and then ``score(rows, doc_idx)``: the same
+    numbers as ``DenseScorer.search`` / ``score`` bit for bit (every dense score depends only
+    on its query vector and document row, :mod:`logir.index.cosine`)."""
 
     def __init__(self, scorer: DenseScorer, texts: list[str]) -> None:
         self._scorer = scorer
         self._q = scorer.embed(list(texts))
-        self._scores: np.ndarray | None = None
 
     def search(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k per text, as ``DenseScorer.search``."""
-        m, n = len(self._q), self._scorer.n_docs
-        approximate = self._scorer.ann is not None
-        if m == 0 or k <= 0 or n == 0 or m * n > _SCORE_BUDGET or approximate:
-            return self._scorer.search_vectors(self._q, k)
-        self._scores = _product(self._q, self._scorer.embeddings)
-        return topk(self._scores, k)
+        return self._scorer.search_vectors(self._q, k)
 
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
         """Cosine similarities ``[len(texts[rows]), len(doc_idx)]``."""
-        doc_idx = self._scorer._rows(doc_idx)
-        if self._scores is not None:
-            return np.ascontiguousarray(self._scores[rows][:, doc_idx])
-        return _product(self._q[rows], self._scorer.embeddings[doc_idx])
+        return self._scorer.score_vectors(self._q[rows], doc_idx)

@@ -5,9 +5,9 @@ shard keeps the whole corpus's statistics: a BM25 shard holds the columns of the
 posting matrix for its rows (each value the unsharded index's BM25 contribution: global IDF and
 average length), a dense shard the embeddings of its rows. :class:`ShardedScorer` is a Scorer
 over them: ``search`` merges the shards' top k by (score, row), ``score`` asks each shard for its
-own rows, so every number equals the unsharded scorer's (dense: up to float32 rounding of a
-product over fewer rows) and a composer cannot tell the difference: it also carries what
-composers read besides scores (``analyse``, ``params``, the passages).
+own rows, so every number equals the unsharded scorer's (dense too: a cosine depends only on
+its two vectors, :mod:`logir.index.cosine`) and a composer cannot tell the difference: it also
+carries what composers read besides scores (``analyse``, ``params``, the passages).
 
 Where the shards live is a :class:`ShardBackend`: :class:`LocalShards` in this process (tests,
 one machine), or Ray actors (:mod:`logir.index.rayshards`). Dense query texts are embedded once,

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, scorer_passages
+from logir.index.cosine import fixed_dot
 from logir.logic.mentions import Analyser, lead_words, mention_counts, plain_words
 from logir.lru import LRU
 
@@ -83,7 +84,7 @@ def kind_evidence(
     order = list(vocab)
     at = {tok: i for i, tok in enumerate(order)}
     vectors = _word_vectors(dense, [vocab[t] for t in order])
-    cos = vectors @ _word_vectors(dense, list(terms)).T  # [words, terms]
+    cos = fixed_dot(vectors, _word_vectors(dense, list(terms)))  # [words, terms]
     near = cos >= tau
     for col, tokens in enumerate(by_row):
         idx = [at[t] for t in tokens]

@@ -129,14 +129,14 @@ def test_missing_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None
         dense.get_model()
 
 
-def test_prepared_batch_searches_and_scores_from_one_product(
+def test_prepared_batch_gives_the_scorers_numbers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[list[str]] = []
     scorer = fake_dense(monkeypatch, 40, 16, 2, calls)
     texts = ["alpha", "beta", "gamma"]
     rows = np.array([39, 0, 7, 7])
-    for budget in (dense._SCORE_BUDGET, 10):  # the product kept, or too big to keep
+    for budget in (dense._SCORE_BUDGET, 10):  # all texts in one product, or one at a time
         monkeypatch.setattr(dense, "_SCORE_BUDGET", budget)
         scorer._queries.clear()
         calls.clear()
@@ -148,7 +148,7 @@ def test_prepared_batch_searches_and_scores_from_one_product(
             np.testing.assert_array_equal(val, ref_val)
         got = batch.score(slice(1, 3), rows)
         assert got.shape == (2, 4)
-        np.testing.assert_allclose(got, scorer.score(texts[1:3], rows), atol=1e-6)
+        np.testing.assert_array_equal(got, scorer.score(texts[1:3], rows))
         assert calls == [texts]  # embedded once
         with pytest.raises(LogirError, match="out of range"):
             batch.score(slice(0, 1), np.array([40]))
