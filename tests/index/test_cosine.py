@@ -119,3 +119,6 @@ def test_error_bound_is_gamma() -> None:
     assert cosine.error_bound(384) == pytest.approx(384 * u / (1 - 384 * u))
     assert cosine.max_row_norm(np.array([[3.0, 4.0], [1.0, 0.0]], dtype=np.float32)) == 5.0
     assert cosine.max_row_norm(np.zeros((0, 4), dtype=np.float32)) == 0.0
+    rows = np.ones((20_000, 4), dtype=np.float32)  # read in blocks: the largest in the last one
+    rows[19_999] = 2.0
+    assert cosine.max_row_norm(rows) == 4.0
