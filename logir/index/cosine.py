@@ -5,11 +5,13 @@ are multiplied together (blocking, edge kernels, threads), so a document scored 
 corpus, with a shard's rows or with a few candidates could get scores 1 ulp apart, and two
 documents that tie in one call need not tie in another. Every dense score logir returns comes
 from :func:`fixed_dot`, which sums each value over the dimensions in one fixed order (numpy's
-einsum loop, not BLAS): the same bits whichever rows are asked, in whatever order or company.
+einsum loop, not BLAS): the same bits whichever rows are asked, in whatever order or company
+(on machines whose numpy runs the same SIMD loop; a Ray worker on another CPU may not).
 
 Whole-corpus top-k search keeps BLAS's speed: :func:`fixed_top` picks candidates from the BLAS
-product with a margin of twice the rounding-error bound of both products (:func:`error_bound`),
-so every document of the exact top k is among them, and ranks them by :func:`fixed_dot`.
+product with a margin of four times the rounding-error bound (:func:`error_bound`; each product
+is within it of the exact value), so every document of the fixed top k is among them, and ranks
+them by :func:`fixed_dot`.
 """
 
 from __future__ import annotations
