@@ -274,8 +274,6 @@ _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
 _LIST_ITEM_WORDS = 4
 _NAME_START = re.compile(r"(?:the\s+)?[A-Z0-9]")  # a title or name: its own item
 _AND = re.compile(r"\band\b", re.I)
-# a one-word first item that takes the last item's object: "comparing or referencing X"
-_SHARED_OBJECT = re.compile(r"(?:ing|ed)$", re.I)
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 
 
@@ -283,12 +281,11 @@ def split_list(v: View) -> list[View]:
     """An excluded list ``A, B and C`` / ``A or B`` as its items; any other concept as is.
 
     Only short items (at most four words each) joined by at least one ``and`` / ``or`` count as a
-    list, and not where the items look like they share a word or make one name: a one-word first
-    item before a longer last one ("multiply and divide operations", "Man and His Symbols"),
-    unless "or" joins them and the first is no verb form ("garlic or red onions", but
-    "comparing or referencing X"); a long first item before a one-word last one, unless the items
-    are names or titles joined by "or" ("Dune or Blade Runner"); a possessive. A longer stretch is
-    more likely one description than several things.
+    list, and not where the items look like they share a word or make one name (a one-word first
+    item before a longer last one, "comparing or referencing X", "Man and His Symbols"; a long
+    first item before a one-word last one; a possessive), unless the items are names or titles
+    joined by "or" ("Dune or Blade Runner", "1984 or Animal Farm"): a longer stretch is more
+    likely one description than several things.
     """
     items: list[View] = []
     at = 0
@@ -312,7 +309,7 @@ def split_list(v: View) -> list[View]:
             not i.has_content() or n > _LIST_ITEM_WORDS for i, n in zip(items, sizes, strict=True)
         )
         or any(i.text.endswith(("'s", "\u2019s")) for i in items[:-1])  # "A's and B's life"
-        or (sizes[0] == 1 and sizes[-1] > 1 and (has_and or _SHARED_OBJECT.search(items[0].text)))
+        or (sizes[0] == 1 and sizes[-1] > 1 and not names)  # "comparing or referencing X"
         or (sizes[0] >= 3 and sizes[-1] == 1 and not names)  # "international honors and awards"
     ):
         return [v]
