@@ -13,6 +13,10 @@ A composer that can prove the flat top K changes nothing it returns (see ``Fuzzy
 asks for the terms' top K alone (flat text ``None``) and adds the flat top K later with
 :func:`add_flat` only where it cannot: the flat text is then never read (for a dense scorer,
 never embedded) for most queries.
+
+:func:`retrieved_sets` serves a composer that needs only the rows its terms retrieve (their top K
+above a floor of their best score, ``sets``): each term's retrieved rows with their scores, and
+scores of other terms only on the rows it asks for.
 """
 
 from __future__ import annotations
@@ -31,9 +35,6 @@ if TYPE_CHECKING:
     from logir.query.reading import Reading
 
 DEFAULT_K = 100
-#: ``narrow(query position, top_rows [m, K], top_scores [m, K])``: the rows a composer needs
-#: scored (see :func:`candidate_sets`), or None for every candidate
-Narrow = Callable[[int, np.ndarray, np.ndarray], "np.ndarray | None"]
 BATCH_TEXTS = 256  # texts per prepared batch (bounds the per-text state a scorer holds)
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 
@@ -42,8 +43,7 @@ _NO_ROWS = np.zeros(0, dtype=np.int64)
 class CandidateSet:
     """Candidate rows of one query and the statistics composers and calibration read.
 
-    - ``rows``: candidate document rows, sorted ascending, unique ``[c]`` (the rows a composer
-      asked for, when it narrowed them: see :func:`candidate_sets`).
+    - ``rows``: candidate document rows, sorted ascending, unique ``[c]``.
     - ``terms``: the term texts, in query order ``[m]``.
     - ``scores``: exact scores of each term on ``rows`` ``[m, c]``.
     - ``top_scores``: each term's own top-K scores, best first ``[m, K]`` (-inf padding when the
@@ -160,7 +160,6 @@ def candidate_sets(
     scorer: Scorer,
     queries: list[tuple[list[str], str | None]],
     k: int = DEFAULT_K,
-    narrow: Narrow | None = None,
 ) -> list[CandidateSet]:
     """Candidate sets for many queries, each given as ``(term texts, flat text)``.
 
@@ -168,13 +167,8 @@ def candidate_sets(
     read once, one search over all of them, then each query's term scores on its candidates.
     A flat text ``None`` leaves the flat top K out (``CandidateSet.flat`` is then False).
     A scorer with its own ``prepare`` keeps per-text state, so it gets batches of whole queries
-    of at most ``BATCH_TEXTS`` texts.
-
-    ``narrow(q, top_rows, top_scores)`` may name the only rows query ``q`` (its position in
-    ``queries``) needs scored, from its terms' top lists (sorted, unique, a subset of the
-    candidates; None: all of them). It is asked only of a scorer whose scores do not depend on
-    the other rows scored with them (``independent_columns``), so a narrowed set's scores are the
-    full set's, column for column.
+    of at most ``BATCH_TEXTS`` texts. (A composer that needs only the rows its terms retrieve
+    takes :func:`retrieved_sets` instead.)
     """
     if k < 1:
         raise ValueError(f"candidate depth k must be at least 1, got {k}")
@@ -184,19 +178,14 @@ def candidate_sets(
         texts = [t for term_texts, flat in chunk for t in (*term_texts, flat) if t is not None]
         batch = prepare(scorer, texts)
         hold = getattr(batch, "hold", None)  # a scorer may keep per-text state for score
-        narrowing = narrow if getattr(batch, "independent_columns", False) else None
         with hold() if callable(hold) else nullcontext():
             idx, top = batch.search(k)
             lo = 0
             for term_texts, flat in chunk:
                 m = len(term_texts)
                 hi = lo + m + (flat is not None)
-                rows = None
-                if narrowing is not None:
-                    rows = narrowing(len(out), idx[lo : lo + m], top[lo : lo + m])
-                if rows is None:
-                    found = idx[lo:hi].ravel()
-                    rows = sorted_unique(found[found >= 0])
+                found = idx[lo:hi].ravel()
+                rows = sorted_unique(found[found >= 0])
                 scores = (
                     batch.score(slice(lo, lo + m), rows)
                     if m
@@ -293,12 +282,10 @@ def query_candidate_sets(
     readings: list[Reading],
     k: int = DEFAULT_K,
     flat: Callable[[Query], bool] | None = None,
-    narrow: Narrow | None = None,
 ) -> list[CandidateSet]:
     """Each reading's candidate set: its terms' top K and its text's own top K.
 
-    ``flat(query)`` False leaves that reading's own top K out (see :func:`add_flat`); ``narrow``
-    as in :func:`candidate_sets`.
+    ``flat(query)`` False leaves that reading's own top K out (see :func:`add_flat`).
     """
     from logir.query import terms
 
@@ -306,4 +293,4 @@ def query_candidate_sets(
         ([t.text for t in terms(r.query)], r.text if flat is None or flat(r.query) else None)
         for r in readings
     ]
-    return candidate_sets(scorer, pairs, k, narrow)
+    return candidate_sets(scorer, pairs, k)
