@@ -104,8 +104,13 @@ MENTIONS = ("asserted", "all")
 #: query texts whose plan one composer keeps (least recently used first out)
 PLAN_CACHE_SIZE = 4096
 
-#: a question that asks for an entity: its negation constrains the answer, not the passages
-ENTITY_QUESTION = re.compile(r"^\W*(which|who|whom|whose|identify|name)\b", re.IGNORECASE)
+#: a question that asks for an entity ("Which ...", "In which country ...", "Who ..."): its
+#: negation constrains the answer, not the passages
+ENTITY_QUESTION = re.compile(
+    r"^\W*(?:(?:in|at|on|from|to|for|by|with|during|of|under|among)\s+)?"
+    r"(which|who|whom|whose|identify|name)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)

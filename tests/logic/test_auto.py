@@ -21,6 +21,13 @@ def test_plan_follows_the_policy() -> None:
     text = "Which actor starred in a film by Steven Spielberg but is not American?"
     assert plan_query(text, "cues").kind == "flat"
     assert plan_query(text, "always").kind == "exclude"
+    # the same question behind a preposition asks for an entity as well
+    for text in (
+        "In which country was the Mass moved to Saturday, instead of Sunday?",
+        "From whom did the band buy the studio, apart from EMI?",
+    ):
+        assert plan_query(text, "cues").why.startswith("an entity-seeking question"), text
+    assert plan_query("In 2010, films by Nolan other than Inception", "cues").kind == "exclude"
     assert plan_query("symptoms of strep throat", "always").kind == "flat"
     assert plan_query('"a" AND NOT "b"', "never").kind == "flat"
 
