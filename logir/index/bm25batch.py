@@ -17,11 +17,13 @@ from logir.index.bm25kernels import (
     Postings,
     add_at_rows,
     add_postings,
+    posting,
     posting_sums,
     postings_length,
     retrieved_rows,
     top_of_sums,
 )
+from logir.index.impacts import Head, Impacts, head_retrieved
 from logir.index.scratch import free_dense, scratch
 
 _HELD = 8  # texts whose sums BM25Batch.hold keeps in whole-corpus arrays at once
@@ -42,7 +44,9 @@ class BM25Batch:
 
     Built from the arrays alone: ``postings`` (:mod:`logir.index.bm25kernels`), each text's
     vocabulary ids, each text's non-occurrence constant, and ``sorted_postings``, which says
-    (when first asked) whether every posting list is sorted by document.
+    (when first asked) whether every posting list is sorted by document. ``impacts``, where
+    given, keeps the score-ordered heads of the lists (:mod:`logir.index.impacts`): a text of one
+    token then finds its top k and the rows it retrieves in its list's head.
     """
 
     independent_columns = True  # a score depends on its text and document alone
@@ -53,8 +57,10 @@ class BM25Batch:
         ids: list[np.ndarray],
         offsets: np.ndarray,
         sorted_postings: Callable[[], bool],
+        impacts: Impacts | None = None,
     ) -> None:
         self._postings = postings
+        self._impacts = impacts
         self._n = int(postings.shape[1])
         self._ids = ids
         self.offsets = offsets
@@ -110,6 +116,15 @@ class BM25Batch:
         dense, every = held[i]
         return top_of_sums(every, dense, len(ids), k, n)
 
+    def _head(self, i: int, k: int) -> Head | None:
+        """The score-ordered head of text ``i``'s posting list, at least ``k`` deep (see
+        :class:`~logir.index.impacts.Impacts`), for a text of one token; else None."""
+        ids = self._ids[i]
+        if self._impacts is None or len(ids) != 1:
+            return None
+        t = int(ids[0])
+        return self._impacts.head(t, k, lambda: posting(self._postings, t))
+
     def _lookup_pays(self, ids: np.ndarray, doc_idx: np.ndarray) -> bool:
         """Whether looking ``doc_idx`` up in each posting list of ``ids`` costs less than
         building the text's row (which touches every entry of every list several times)."""
@@ -125,7 +140,10 @@ class BM25Batch:
         if k_eff <= 0:
             return idx, val
         for r in range(m):
-            if len(self._ids[r]) > 1 and r not in self._rows:
+            head = self._head(r, k_eff)
+            if head is not None and len(head.rows) >= k_eff and head.scores[k_eff - 1] > 0:
+                top_d, top_s = head.rows[:k_eff], head.scores[:k_eff]  # sparse_row_topk's
+            elif len(self._ids[r]) > 1 and r not in self._rows:
                 top_d, top_s = self._top(r, k_eff)
             else:
                 top_d, top_s = sparse_row_topk(*self.row(r), k_eff, n)
@@ -143,6 +161,10 @@ class BM25Batch:
             return [(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)) for _ in self._ids]
         out = []
         for i, ids in enumerate(self._ids):
+            head = self._head(i, k_eff)
+            if head is not None:
+                out.append(head_retrieved(head, k_eff, floor))
+                continue
             docs, sums = self.row(i)
             ordered = len(ids) == 1 and self._sorted()  # a list's own documents ascend
             out.append(retrieved_rows(docs, sums, k_eff, floor, ordered))

@@ -25,6 +25,7 @@ from logir.index.base import NO_PARTS
 from logir.index.bm25batch import BM25Batch
 from logir.index.bm25compact import CompactPostings, is_compact
 from logir.index.bm25s_internals import stopword_set
+from logir.index.impacts import Impacts
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
 from logir.lru import LRU
 
@@ -67,6 +68,7 @@ class BM25Scorer:
         self._words = _words_of(self.params.get("tokenizer", "two_plus"))
         self._csr: sp.csr_matrix | None = None
         self._kept_ids: LRU[str, np.ndarray] = LRU(_KEPT_IDS)  # see token_ids
+        self._impacts: Impacts | None = Impacts()  # score-ordered list heads, see prepare
         if isinstance(retriever, CompactPostings):  # logir's compact format: scores when read
             self._lists: bm25kernels.Postings = retriever
             self._n = retriever.shape[1]
@@ -283,7 +285,7 @@ class BM25Scorer:
         """`texts` tokenised once, for ``search`` and ``score`` from one sparse product."""
         ids = self.token_ids(list(texts))
         offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
-        return BM25Batch(self._lists, ids, offsets, self.postings_sorted)
+        return BM25Batch(self._lists, ids, offsets, self.postings_sorted, self._impacts)
 
     def match_set(self, term: str) -> np.ndarray:
         """Rows (sorted) of documents containing every stemmed, non-stop token of `term`.

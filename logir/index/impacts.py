@@ -1,0 +1,101 @@
+"""Impact-ordered heads of BM25 posting lists: each token's best entries, best first.
+
+A one-token text's top k is the head of its posting list in score order (ties by the lower
+row), so a query that asks the same token again reads a slice instead of partitioning the
+whole list. :class:`Impacts` builds a token's head when first asked and keeps the heads of the
+most recently used tokens (a bounded LRU; a posting list never changes once an index is open).
+The heads hold the posting lists' own numbers, so everything read from them equals what the
+lists give: :func:`head_retrieved` the rows :func:`~logir.index.bm25kernels.retrieved_rows`
+keeps, and a head of at least k positive entries ``sparse_row_topk``'s top k.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from logir.lru import LRU
+
+__all__ = ["Impacts", "head_retrieved", "impact_head"]
+
+DEFAULT_TOKENS = 8192  # heads kept (a head of k entries holds 8k bytes or so)
+MAX_HEAD = 1024  # a top k deeper than this is read off the whole list, not kept
+
+
+class Head:
+    """A token's head: its best entries in score order (``rows``, ``scores``: best first, ties by
+    the lower row) and the same entries in row order (``by_row``, ``by_row_scores``, and each
+    one's ``rank``: its position in score order). All read-only."""
+
+    __slots__ = ("by_row", "by_row_scores", "rank", "rows", "scores")
+
+    def __init__(self, rows: np.ndarray, scores: np.ndarray) -> None:
+        order = rows.argsort()  # distinct rows: any sort is the stable one
+        self.rows, self.scores = rows, scores
+        # the entry at order[j] in score order is the j-th by row: its rank is order[j]
+        self.by_row, self.by_row_scores, self.rank = rows.take(order), scores.take(order), order
+        for a in (self.rows, self.scores, self.by_row, self.by_row_scores, self.rank):
+            a.setflags(write=False)
+
+
+def impact_head(docs: np.ndarray, data: np.ndarray, k: int) -> Head:
+    """The ``k`` best entries of one posting list (``docs``, ``data``: its documents, each
+    once, and their scores), best first, ties by the lower row; all of them when fewer."""
+    n = len(data)
+    if n > k:
+        part = data.copy()
+        part.partition(n - k)
+        at = (data >= part[n - k]).nonzero()[0]  # the k best, and any tied with the k-th
+    else:
+        at = np.arange(n)
+    d, s = docs.take(at), data.take(at)
+    order = np.lexsort((d, -s))[:k]
+    return Head(d.take(order), s.take(order))
+
+
+def head_retrieved(head: Head, k: int, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """The rows (ascending) and scores a one-token text retrieves from its top ``k`` at
+    ``floor`` (see :func:`~logir.index.base.retrieved`), read off its head of at least ``k``
+    entries (or the whole list): those of the first k with a positive score at least ``floor``
+    times the best. Best first, both conditions keep a prefix of the head."""
+    top = head.scores[:k]
+    if not len(top) or not top[0] > 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    least = floor * top[0]  # float32, as retrieved_rows computes it
+    last = top[len(top) - 1]
+    if last >= least and last > 0:  # all of the first k
+        count = len(top)
+    else:
+        count = int(np.count_nonzero(top >= least) if least > 0 else np.count_nonzero(top > 0))
+    if count == len(head.rows):  # the whole head (read-only views)
+        return head.by_row, head.by_row_scores
+    inside = head.rank < count
+    return head.by_row[inside], head.by_row_scores[inside]
+
+
+class Impacts:
+    """Heads of the most recently used tokens' posting lists (see the module docstring).
+
+    ``head(t, k, read)`` gives token ``t``'s head of at least ``min(k, len)`` entries, built
+    from ``read()`` (its documents and scores) when not kept or too short; None for ``k`` over
+    ``MAX_HEAD`` (the caller then reads the list itself). ``tokens`` bounds the heads kept;
+    0 keeps none (every call builds)."""
+
+    def __init__(self, tokens: int = DEFAULT_TOKENS) -> None:
+        self._heads: LRU[int, tuple[int, Head]] | None = LRU(tokens) if tokens > 0 else None
+
+    def head(
+        self, t: int, k: int, read: Callable[[], tuple[np.ndarray, np.ndarray]]
+    ) -> Head | None:
+        """Token ``t``'s head, at least ``k`` entries deep where its list has them."""
+        if k > MAX_HEAD:
+            return None
+        kept = self._heads.get(t) if self._heads is not None else None
+        if kept is not None and (kept[0] >= k or len(kept[1].rows) < kept[0]):
+            return kept[1]  # deep enough, or the whole list
+        docs, data = read()
+        head = impact_head(docs, data, k)
+        if self._heads is not None:
+            self._heads.put(t, (k, head))
+        return head
