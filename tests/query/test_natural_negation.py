@@ -37,6 +37,20 @@ CASES: list[tuple[str, Query]] = [
         And(T("Mountains in Utah"), Not(T("the Wasatch"))),
     ),
     ("Plays by Shakespeare other than Hamlet", And(T("Plays by Shakespeare"), Not(T("Hamlet")))),
+    # a double negation keeps what it names: no topic is left out
+    (
+        "restaurants in Paris, excluding ones that don't take reservations",
+        T("restaurants in Paris, excluding ones that don't take reservations"),
+    ),
+    (
+        "films except those which were never released in cinemas",
+        T("films except those which were never released in cinemas"),
+    ),
+    (
+        "How many sorties did the Allies fly, not excluding the ones over Europe?",
+        T("How many sorties did the Allies fly, not excluding the ones over Europe?"),
+    ),
+    ("films, not including Dune", And(T("films"), Not(T("Dune")))),
     (
         "Songs about rain unrelated to the topic of floods",
         And(T("Songs about rain"), Not(T("floods"))),

@@ -18,6 +18,8 @@ from logir.query.natural.lexicon import (
     NEG_FILLER,
     NEG_TAIL,
     NEGATION_BUT_NOT,
+    NEGATION_EXCEPTION,
+    NEGATION_FRONTED_EXCEPTION,
     NEGATION_PREDICATE,
     NT,
     lead_stripped,
@@ -338,8 +340,22 @@ def negations(v: View, b: Builder) -> Clause:
     negated: list[Query] = []
     conjuncts: list[Query] = []  # positive terms split off the clause
     used: list[str] = []
+    plain_until = -1  # a double negation runs to here: plain text, no cue
     for h in hits:
         b.check()
+        if h.cue_start < plain_until:
+            continue
+        if h.name in (NEGATION_EXCEPTION, NEGATION_FRONTED_EXCEPTION):
+            double = _DOUBLE_NEGATION.match(text, h.cue_end)
+            if double:
+                # "excluding those that did not involve X" keeps only what involves X: no topic
+                # is left out, and the inner negation is not one either
+                plain_until = double.end()
+                continue
+            if _NOT_BEFORE.search(text, max(0, h.cue_start - 8), h.cue_start) and (
+                _NEGATABLE_EXCEPTION.match(text, h.cue_start)
+            ):
+                continue  # "not excluding X": X is kept, not left out
         if h.kind in ("verbal", "no", "minus") and not has_content(text[: h.cue_start]):
             continue  # "What should not be done ...": no subject to keep
         parts = [(h.cue_end, h.neg_end)]
@@ -444,6 +460,23 @@ def _undangled(positive: View) -> View:
             kept = positive.cut(0, end).trim()
             return kept if kept.has_content() else positive
     return positive
+
+
+# An exception whose object is itself negated: "excluding those that did not involve X",
+# "except ones which aren't vegan".
+_DOUBLE_NEGATION = re.compile(
+    r"\s*(?:the\s+)?(?:those|ones|any|cases|all|items)\s+(?:that|which|who|where)\s+"
+    rf"(?:(?:{AUX})\s+(?:not|never)|{NT}|never)\b",
+    re.I,
+)
+
+
+# An exception word that "not" turns into an inclusion ("not excluding", "not omitting"); "not
+# including" and "not counting" are exceptions in their own right.
+_NOT_BEFORE = re.compile(r"\bnot\s+$", re.I)
+_NEGATABLE_EXCEPTION = re.compile(
+    r"\s*(?:excluding|exclude|omitting|ignoring|disregarding|leaving\s+out)\b", re.I
+)
 
 
 _PROPERTY_MAX_WORDS = 12
