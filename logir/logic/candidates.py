@@ -133,27 +133,33 @@ def retrieved_sets(
         for terms, _ in chunk:
             m = len(terms)
             mine = found[lo : lo + m]
-            rows = sorted_unique(np.concatenate([r for r, _ in mine]) if m else _NO_ROWS)
-            rows = rows.astype(np.int64, copy=False)
+            got = [r for r, _ in mine]
+            every = np.concatenate(got) if m else _NO_ROWS
+            rows = sorted_unique(every).astype(np.int64, copy=False)
+            # member[i, j]: term i retrieves rows[j] (each term's rows are distinct)
             member = np.zeros((m, len(rows)), dtype=bool)
-            for i, (got, _) in enumerate(mine):
-                member[i, rows.searchsorted(got)] = True
+            member[_term_of(m, [len(r) for r in got]), rows.searchsorted(every)] = True
             cols = np.arange(len(rows)) if keep is None else keep(len(out), rows, member)
             asked = rows.take(cols)
             # a term that retrieves every row asked for brought its scores with them; the
             # others (a run of them, from the first to the last) are asked of the batch
-            whole = np.count_nonzero(member.take(cols, axis=1), axis=1) == len(cols)
+            whole = member.take(cols, axis=1).all(axis=1)
             short = (~whole).nonzero()[0].tolist()
             a, b = (short[0], short[-1] + 1) if short else (m, m)
             scores = np.empty((m, len(cols)), dtype=np.float32)
-            for i, (got, values) in enumerate(mine):
+            for i, (got_i, values) in enumerate(mine):
                 if not a <= i < b:
-                    scores[i] = values.take(got.searchsorted(asked))
+                    scores[i] = values.take(got_i.searchsorted(asked))
             if short:
                 scores[a:b] = batch.score(slice(lo + a, lo + b), asked)
             out.append(RetrievedSet(rows, list(terms), member, cols, scores))
             lo += m
     return out
+
+
+def _term_of(m: int, sizes: list[int]) -> np.ndarray:
+    """Each entry's term when ``m`` terms' rows of ``sizes`` are concatenated."""
+    return np.arange(m).repeat(sizes)
 
 
 def candidate_sets(

@@ -49,11 +49,15 @@ DEFAULT_DEPTH = 200
 DEFAULT_FLOOR = 0.6
 
 
+MAX_TABLE_TERMS = 12  # a form of at most this many terms keeps its truth table (4096 entries)
+
+
 @dataclass(frozen=True)
 class _Result:
-    """The merged set of one query: rows best first, their scores, per-term raw scores."""
+    """The merged set of one query: rows best first, their scores, per-term raw scores, and
+    the canonical form of the query."""
 
-    query: Query
+    form: str
     rows: np.ndarray
     scores: np.ndarray
     term_scores: dict[str, np.ndarray]
@@ -61,19 +65,29 @@ class _Result:
 
 @dataclass(frozen=True)
 class _Plan:
-    """What ``sets`` reads off a logical form, once per form: its term texts (query order),
-    whether it keeps documents in no term's list (:func:`needs_universe`), the evidence labels
-    (label, term position) and the canonical form."""
+    """What ``sets`` reads off a logical form, once per form: its term texts (query order) and
+    each one's position, whether it keeps documents in no term's list (:func:`needs_universe`),
+    the evidence labels (label, term position), the canonical form, whether it has an OR (the
+    only node that reads its children's sets when scoring), and, for a form of at most
+    ``MAX_TABLE_TERMS`` terms, its truth table: ``table[b]`` says whether a row whose term
+    ``i`` retrieves it exactly when bit ``i`` of ``b`` is set is kept (with ``weights``, bit
+    ``i``'s value)."""
 
+    query: Query
     texts: list[str]
+    row: dict[str, int]
     outsiders: bool
     labels: tuple[tuple[str, int], ...]
     form: str
+    has_or: bool
+    table: np.ndarray | None
+    weights: np.ndarray | None
 
 
 @lru_cache(maxsize=4096)
 def _plan(query: Query) -> _Plan:
     texts = [t.text for t in terms(query)]
+    row = {t: i for i, t in enumerate(texts)}
     positive, negated = signed_terms(query)
     plus = {t.text: str(t) for t in positive}
     minus = {t.text: f"NOT {t}" for t in negated}
@@ -83,7 +97,38 @@ def _plan(query: Query) -> _Plan:
             labels.append((plus[text], i))
         if text in minus:
             labels.append((minus[text], i))
-    return _Plan(texts, needs_universe(query), tuple(labels), str(query))
+    table = weights = None
+    if len(texts) <= MAX_TABLE_TERMS:  # every combination of the terms' sets, as columns
+        combos = np.arange(1 << len(texts))
+        member = (combos[None, :] >> np.arange(len(texts))[:, None]) & 1 == 1
+        table = np.zeros(len(combos), dtype=bool)
+        table[_walk_kept(query, row, member)] = True
+        weights = np.left_shift(1, np.arange(len(texts)))
+    return _Plan(
+        query,
+        texts,
+        row,
+        needs_universe(query),
+        tuple(labels),
+        str(query),
+        _has_or(query),
+        table,
+        weights,
+    )
+
+
+def _has_or(query: Query) -> bool:
+    """Whether ``query`` holds an OR node."""
+    todo = [query]
+    while todo:
+        q = todo.pop()
+        if isinstance(q, Or):
+            return True
+        if isinstance(q, Not):
+            todo.append(q.child)
+        elif isinstance(q, And):
+            todo.extend(q.children)
+    return False
 
 
 class Sets(Composer):
@@ -107,7 +152,7 @@ class Sets(Composer):
         out = []
         for res in self._prepare(readings, scorer):
             evidence = {label: v[:k] for label, v in res.term_scores.items()}
-            out.append(Ranking(res.rows[:k], res.scores[:k], evidence, _plan(res.query).form))
+            out.append(Ranking(res.rows[:k], res.scores[:k], evidence, res.form))
         return out
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
@@ -125,31 +170,35 @@ class Sets(Composer):
     def _prepare(self, readings: list[Reading], scorer: Scorer) -> list[_Result]:
         keys = [(r.text, r.query) for r in readings]
         found, todo = self._results.split(keys, scorer)
+        plans = [_plan(q) for _, q in todo]
+        built: list[_Result | None] = [None] * len(todo)
         # a query that keeps no document outside its terms' lists ranks their members only:
         # the other candidates need no score, nor do the members the set algebra drops
-        simple = [key for key in todo if not _plan(key[1]).outsiders]
-        texts = [_plan(q).texts for _, q in simple]
+        simple = [i for i, p in enumerate(plans) if not p.outsiders]
 
         def kept(q: int, rows: np.ndarray, member: np.ndarray) -> np.ndarray:
-            return _kept(simple[q][1], texts[q], member)
+            return _kept(plans[simple[q]], member)
 
+        texts = [plans[i].texts for i in simple]
         lists = retrieved_sets(scorer, texts, self.depth, self.floor, kept) if simple else []
         if lists is not None:  # None: the scorer's columns are not independent
-            for key, rs in zip(simple, lists, strict=True):
-                found[key] = _combine(key[1], rs.terms, rs.rows, rs.member, rs.cols, rs.scores)
+            for i, rs in zip(simple, lists, strict=True):
+                built[i] = _combine(plans[i], rs.rows, rs.member, rs.cols, rs.scores)
         # the universe is the candidate set at k = depth: each term's and the flat text's top lists
-        first = {key: r for key, r in zip(keys, readings, strict=True)}
-        rest = [key for key in todo if key not in found]
+        rest = [i for i, res in enumerate(built) if res is None]
         if rest:
-            wanted = [first[key] for key in rest]
-            built = query_candidate_sets(scorer, wanted, self.depth, needs_universe)
-            for key, c in zip(rest, built, strict=True):
-                found[key] = self._merge(key[1], c)
-        for key in todo:
-            self._results.put(scorer, key, found[key])
+            first = {key: r for key, r in zip(keys, readings, strict=True)}
+            wanted = [first[todo[i]] for i in rest]
+            sets = query_candidate_sets(scorer, wanted, self.depth, needs_universe)
+            for i, c in zip(rest, sets, strict=True):
+                built[i] = self._merge(plans[i], c)
+        for key, res in zip(todo, built, strict=True):
+            assert res is not None
+            found[key] = res
+            self._results.put(scorer, key, res)
         return [found[key] for key in keys]
 
-    def _merge(self, query: Query, cands: CandidateSet) -> _Result:
+    def _merge(self, plan: _Plan, cands: CandidateSet) -> _Result:
         """Evaluate the set algebra over the candidate set (each term's top list and scores)."""
         universe = cands.rows
         lists, top = cands.top_rows, cands.top_scores
@@ -160,14 +209,22 @@ class Sets(Composer):
         term_of, at = np.nonzero(retrieved_mask(lists, top, self.floor))
         member = np.zeros((len(cands.terms), len(universe)), dtype=bool)
         member[term_of, np.searchsorted(universe, lists[term_of, at])] = True
-        cols = _kept(query, cands.terms, member)
-        return _combine(query, cands.terms, universe, member, cols, cands.scores[:, cols])
+        cols = _kept(plan, member)
+        return _combine(plan, universe, member, cols, cands.scores[:, cols])
 
 
-def _kept(query: Query, texts: list[str], member: np.ndarray) -> np.ndarray:
-    """The columns the set algebra of ``query`` keeps: ``member[i, j]`` says whether term
-    ``texts[i]`` retrieves the row of column ``j``."""
-    row = {t: i for i, t in enumerate(texts)}
+def _kept(plan: _Plan, member: np.ndarray) -> np.ndarray:
+    """The columns the set algebra of the plan's form keeps: ``member[i, j]`` says whether
+    term ``plan.texts[i]`` retrieves the row of column ``j``. Read off the plan's truth table
+    where it has one (one lookup, whatever the form)."""
+    if plan.table is None or plan.weights is None:
+        return _walk_kept(plan.query, plan.row, member)
+    combo = plan.weights @ member  # each column's combination of sets, as table positions
+    return plan.table.take(combo).nonzero()[0]
+
+
+def _walk_kept(query: Query, row: dict[str, int], member: np.ndarray) -> np.ndarray:
+    """:func:`_kept` by walking the form: ``row`` maps a term's text to its row of ``member``."""
 
     def walk(q: Query) -> np.ndarray:
         if isinstance(q, Term):
@@ -181,57 +238,67 @@ def _kept(query: Query, texts: list[str], member: np.ndarray) -> np.ndarray:
 
 
 def _combine(
-    query: Query,
-    texts: list[str],
+    plan: _Plan,
     universe: np.ndarray,
     member: np.ndarray,
     cols: np.ndarray,
     scores: np.ndarray,
 ) -> _Result:
-    """The ranking of the columns ``cols`` the set algebra of ``query`` keeps (:func:`_kept`)
-    over ``universe`` (rows ascending); ``scores[i]`` is term ``texts[i]``'s exact score on
-    ``universe[cols]``."""
+    """The ranking of the columns ``cols`` the set algebra of the plan's form keeps
+    (:func:`_kept`) over ``universe`` (rows ascending); ``scores[i]`` is term ``i``'s exact
+    score on ``universe[cols]``."""
     if len(cols):
-        hits, rows, final = _ranked(query, texts, member, cols, scores)
+        hits, rows, final = _ranked(plan, member, cols, scores)
     else:  # nothing kept
         hits, rows, final = scores, cols, np.zeros(0, dtype=np.float32)
-    term_scores = {label: hits[i] for label, i in _plan(query).labels}
-    return _Result(query, universe.take(rows), final, term_scores)
+    term_scores = {label: hits[i] for label, i in plan.labels}
+    return _Result(plan.form, universe.take(rows), final, term_scores)
 
 
 def _ranked(
-    query: Query, texts: list[str], member: np.ndarray, cols: np.ndarray, scores: np.ndarray
+    plan: _Plan, member: np.ndarray, cols: np.ndarray, scores: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kept columns ``cols`` best first: each term's scores on them, the columns, and
     their composed scores (float32); see :func:`_combine`."""
     # numpy's methods, not its functions: on a few hundred columns the dispatch is the cost
     exact = scores.astype(np.float64)
-    inside = member.take(cols, axis=1)
-    row = {t: i for i, t in enumerate(texts)}
-
-    def walk(q: Query) -> tuple[np.ndarray, np.ndarray]:
-        if isinstance(q, Term):
-            i = row[q.text]
-            return inside[i], exact[i]
-        if isinstance(q, Not):
-            mask, score = walk(q.child)
-            return ~mask, -score
-        parts = [walk(c) for c in q.children]
-        if isinstance(q, And):  # all children; the sum of their scores, child by child
-            return (
-                reduce(np.logical_and, [p[0] for p in parts]),
-                reduce(np.add, [p[1] for p in parts]),
-            )
-        # any child; the best score among the children whose set holds the document
-        return (
-            reduce(np.logical_or, [p[0] for p in parts]),
-            reduce(np.maximum, [np.where(p[0], p[1], -np.inf) for p in parts]),
-        )
-
-    _, score = walk(query)
+    row = plan.row
+    if not plan.has_or:  # a kept column is in every AND child's set: only the scores count
+        _, score = _walk_scores(plan.query, row, None, exact)
+    else:
+        _, score = _walk_scores(plan.query, row, member.take(cols, axis=1), exact)
     order = (-score).argsort(kind="stable")  # columns ascend: ties to the lower row
     hits = scores.take(order, axis=1)  # the float32 scores, exact
     return hits, cols.take(order), score.take(order).astype(np.float32)
+
+
+def _walk_scores(
+    query: Query, row: dict[str, int], inside: np.ndarray | None, exact: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Each node's set over the kept columns (``inside[i]``: term ``i``'s; None when no OR
+    reads them) and its score (``exact[i]``: term ``i``'s, float64)."""
+
+    def walk(q: Query) -> tuple[np.ndarray | None, np.ndarray]:
+        if isinstance(q, Term):
+            i = row[q.text]
+            return (None if inside is None else inside[i]), exact[i]
+        if isinstance(q, Not):
+            mask, score = walk(q.child)
+            return (None if mask is None else ~mask), -score
+        parts = [walk(c) for c in q.children]
+        if isinstance(q, And):  # all children; the sum of their scores, child by child
+            masks = [p[0] for p in parts if p[0] is not None]
+            mask = reduce(np.logical_and, masks) if len(masks) == len(parts) else None
+            return mask, reduce(np.add, [p[1] for p in parts])
+        # any child; the best score among the children whose set holds the document
+        sets = [m for m, _ in parts if m is not None]
+        assert len(sets) == len(parts)
+        return (
+            reduce(np.logical_or, sets),
+            reduce(np.maximum, [np.where(m, v, -np.inf) for m, v in parts]),  # type: ignore[arg-type]
+        )
+
+    return walk(query)
 
 
 def needs_universe(query: Query) -> bool:
