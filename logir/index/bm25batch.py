@@ -23,7 +23,7 @@ from logir.index.bm25kernels import (
     retrieved_rows,
     top_of_sums,
 )
-from logir.index.impacts import Head, Impacts, head_retrieved
+from logir.index.impacts import MAX_HEAD, Head, Impacts, head_retrieved
 from logir.index.scratch import free_dense, scratch
 
 _HELD = 8  # texts whose sums BM25Batch.hold keeps in whole-corpus arrays at once
@@ -119,11 +119,12 @@ class BM25Batch:
     def _head(self, i: int, k: int) -> Head | None:
         """The score-ordered head of text ``i``'s posting list, at least ``k`` deep (see
         :class:`~logir.index.impacts.Impacts`), for a text of one token; else None."""
-        ids = self._ids[i]
-        if self._impacts is None or len(ids) != 1:
+        ids, impacts = self._ids[i], self._impacts
+        if impacts is None or len(ids) != 1 or k > MAX_HEAD:
             return None
         t = int(ids[0])
-        return self._impacts.head(t, k, lambda: posting(self._postings, t))
+        head = impacts.get(t, k)
+        return head if head is not None else impacts.make(t, k, *posting(self._postings, t))
 
     def _lookup_pays(self, ids: np.ndarray, doc_idx: np.ndarray) -> bool:
         """Whether looking ``doc_idx`` up in each posting list of ``ids`` costs less than
@@ -181,7 +182,6 @@ class BM25Batch:
             raise ValueError("rows must be a contiguous slice")
         out = np.zeros((max(r1 - r0, 0), len(doc_idx)), dtype=np.float32)
         if len(doc_idx):
-            acc, _ = scratch(n)  # each row scattered into it, read at doc_idx, then cleared
             held = self._dense or {}
             for i in range(len(out)):
                 r = r0 + i
@@ -198,6 +198,7 @@ class BM25Batch:
                     # a long posting list (or few rows), sorted by document: look the rows up
                     add_at_rows(self._postings, ids, doc_idx, out[i])
                     continue
+                acc, _ = scratch(n)  # the row scattered into it, read at doc_idx, then cleared
                 try:
                     acc[docs] = sums
                     out[i] = acc[doc_idx]

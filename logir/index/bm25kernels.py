@@ -165,15 +165,16 @@ def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: n
     list adds 0, which changes nothing.
     """
     p = postings
+    indptr = p.indptr
     for t in ids.tolist():
-        if p.indptr[t + 1] == p.indptr[t]:
+        if indptr[t + 1] == indptr[t]:
             continue
         docs, data = posting(p, t)
         # the rows in the list's own type: searchsorted would otherwise convert the whole list
         rows = doc_idx.astype(docs.dtype, copy=False)
         pos = docs.searchsorted(rows)  # the methods: see retrieved_rows
         add = data.take(pos, mode="clip")  # a row past the list's last reads its last entry
-        add[docs.take(pos, mode="clip") != rows] = 0.0
+        add *= docs.take(pos, mode="clip") == rows  # a missing row adds 0 (finite x * 0 is 0)
         out += add
 
 

@@ -2,8 +2,8 @@
 
 A one-token text's top k is the head of its posting list in score order (ties by the lower
 row), so a query that asks the same token again reads a slice instead of partitioning the
-whole list. :class:`Impacts` builds a token's head when first asked and keeps the heads of the
-most recently used tokens (a bounded LRU; a posting list never changes once an index is open).
+whole list. :class:`Impacts` keeps the heads of the tokens asked for lately, each built when
+first asked (a bounded cache; a posting list never changes once an index is open).
 The heads hold the posting lists' own numbers, so everything read from them equals what the
 lists give: :func:`head_retrieved` the rows :func:`~logir.index.bm25kernels.retrieved_rows`
 keeps, and a head of at least k positive entries ``sparse_row_topk``'s top k.
@@ -11,11 +11,9 @@ keeps, and a head of at least k positive entries ``sparse_row_topk``'s top k.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
 
 import numpy as np
-
-from logir.lru import LRU
 
 __all__ = ["Impacts", "head_retrieved", "impact_head"]
 
@@ -75,27 +73,33 @@ def head_retrieved(head: Head, k: int, floor: float) -> tuple[np.ndarray, np.nda
 
 
 class Impacts:
-    """Heads of the most recently used tokens' posting lists (see the module docstring).
+    """Heads of recently used tokens' posting lists (see the module docstring), at most
+    ``tokens`` of them (the oldest made goes first; 0 keeps none). Safe across threads: a read
+    is one dict lookup, a new head is stored under a lock.
 
-    ``head(t, k, read)`` gives token ``t``'s head of at least ``min(k, len)`` entries, built
-    from ``read()`` (its documents and scores) when not kept or too short; None for ``k`` over
-    ``MAX_HEAD`` (the caller then reads the list itself). ``tokens`` bounds the heads kept;
-    0 keeps none (every call builds)."""
+    ``get(t, k)`` gives token ``t``'s head when one is kept at least ``k`` entries deep (or
+    whole), else None; ``make(t, k, docs, data)`` builds it from the token's list and keeps it.
+    A ``k`` over ``MAX_HEAD`` is never kept (the caller reads the list itself)."""
 
     def __init__(self, tokens: int = DEFAULT_TOKENS) -> None:
-        self._heads: LRU[int, tuple[int, Head]] | None = LRU(tokens) if tokens > 0 else None
+        self.tokens = tokens
+        self._heads: dict[int, tuple[int, Head]] = {}
+        self._lock = threading.Lock()
 
-    def head(
-        self, t: int, k: int, read: Callable[[], tuple[np.ndarray, np.ndarray]]
-    ) -> Head | None:
-        """Token ``t``'s head, at least ``k`` entries deep where its list has them."""
-        if k > MAX_HEAD:
-            return None
-        kept = self._heads.get(t) if self._heads is not None else None
+    def get(self, t: int, k: int) -> Head | None:
+        """Token ``t``'s kept head, when it is at least ``k`` entries deep or the whole list."""
+        kept = self._heads.get(t)
         if kept is not None and (kept[0] >= k or len(kept[1].rows) < kept[0]):
-            return kept[1]  # deep enough, or the whole list
-        docs, data = read()
+            return kept[1]
+        return None
+
+    def make(self, t: int, k: int, docs: np.ndarray, data: np.ndarray) -> Head:
+        """Token ``t``'s head ``k`` entries deep, built from its list (``docs``, ``data``), kept
+        where ``k`` is at most ``MAX_HEAD``."""
         head = impact_head(docs, data, k)
-        if self._heads is not None:
-            self._heads.put(t, (k, head))
+        if self.tokens > 0 and k <= MAX_HEAD:
+            with self._lock:
+                self._heads[t] = (k, head)
+                while len(self._heads) > self.tokens:
+                    del self._heads[next(iter(self._heads))]
         return head

@@ -70,23 +70,22 @@ def test_a_list_without_positive_scores_retrieves_nothing() -> None:
 
 def test_heads_are_kept_and_rebuilt_when_too_short() -> None:
     docs, data = _list(1, 50, True)
-    reads: list[int] = []
-
-    def read() -> tuple[np.ndarray, np.ndarray]:
-        reads.append(1)
-        return docs, data
-
     impacts = Impacts(tokens=2)
-    assert len(impacts.head(7, 10, read).rows) == 10
-    assert len(impacts.head(7, 5, read).rows) == 10 and len(reads) == 1  # kept, deep enough
-    assert len(impacts.head(7, 20, read).rows) == 20 and len(reads) == 2  # deeper: rebuilt
-    assert len(impacts.head(7, 80, read).rows) == 50 and len(reads) == 3  # the whole list
-    assert len(impacts.head(7, 90, read).rows) == 50 and len(reads) == 3  # and that is all
-    assert impacts.head(7, MAX_HEAD + 1, read) is None
+    assert impacts.get(7, 10) is None
+    assert len(impacts.make(7, 10, docs, data).rows) == 10
+    assert len(impacts.get(7, 5).rows) == 10  # kept, deep enough
+    assert impacts.get(7, 20) is None  # too short: the caller makes a deeper one
+    assert len(impacts.make(7, 80, docs, data).rows) == 50
+    assert len(impacts.get(7, 90).rows) == 50  # the whole list: as deep as it gets
+    impacts.make(8, 5, docs, data)
+    impacts.make(9, 5, docs, data)
+    assert impacts.get(7, 1) is None and impacts.get(9, 5) is not None  # the oldest went
+    deep = Impacts(tokens=2)
+    assert len(deep.make(7, MAX_HEAD + 1, docs, data).rows) == 50
+    assert deep.get(7, 1) is None  # a head past MAX_HEAD is not kept
     none = Impacts(tokens=0)
-    none.head(7, 10, read)
-    none.head(7, 10, read)
-    assert len(reads) == 5  # nothing kept
+    none.make(7, 10, docs, data)
+    assert none.get(7, 10) is None  # nothing kept
 
 
 @pytest.mark.parametrize("method", ["lucene", "bm25+"])
