@@ -262,43 +262,53 @@ def _ranked(
     their composed scores (float32); see :func:`_combine`."""
     # numpy's methods, not its functions: on a few hundred columns the dispatch is the cost
     exact = scores.astype(np.float64)
-    row = plan.row
-    if not plan.has_or:  # a kept column is in every AND child's set: only the scores count
-        _, score = _walk_scores(plan.query, row, None, exact)
-    else:
-        _, score = _walk_scores(plan.query, row, member.take(cols, axis=1), exact)
+    if plan.has_or:  # an OR reads its children's sets; a term's own: its score or -inf
+        inside = member.take(cols, axis=1)
+        score = _walk_scores(plan, inside, exact, np.where(inside, exact, -np.inf))
+    else:  # a kept column is in every AND child's set: only the scores count
+        score = _walk_scores(plan, None, exact, exact)
     order = (-score).argsort(kind="stable")  # columns ascend: ties to the lower row
     hits = scores.take(order, axis=1)  # the float32 scores, exact
     return hits, cols.take(order), score.take(order).astype(np.float32)
 
 
 def _walk_scores(
-    query: Query, row: dict[str, int], inside: np.ndarray | None, exact: np.ndarray
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """Each node's set over the kept columns (``inside[i]``: term ``i``'s; None when no OR
-    reads them) and its score (``exact[i]``: term ``i``'s, float64)."""
+    plan: _Plan, inside: np.ndarray | None, exact: np.ndarray, held: np.ndarray
+) -> np.ndarray:
+    """The composed score of each kept column: ``exact[i]`` is term ``i``'s score there
+    (float64), ``inside[i]`` its set (None when no OR reads a set) and ``held[i]`` its score
+    where its set holds the column, else -inf. An OR takes the best score among the children
+    whose set holds the column; a node's set is made only where an OR above it reads it."""
+    row = plan.row
 
-    def walk(q: Query) -> tuple[np.ndarray | None, np.ndarray]:
+    def walk(q: Query, need: bool) -> tuple[np.ndarray | None, np.ndarray]:
+        # need: the caller reads the node's set
         if isinstance(q, Term):
             i = row[q.text]
-            return (None if inside is None else inside[i]), exact[i]
+            return (inside[i] if need and inside is not None else None), exact[i]
         if isinstance(q, Not):
-            mask, score = walk(q.child)
+            mask, score = walk(q.child, need)
             return (None if mask is None else ~mask), -score
-        parts = [walk(c) for c in q.children]
         if isinstance(q, And):  # all children; the sum of their scores, child by child
-            masks = [p[0] for p in parts if p[0] is not None]
-            mask = reduce(np.logical_and, masks) if len(masks) == len(parts) else None
-            return mask, reduce(np.add, [p[1] for p in parts])
-        # any child; the best score among the children whose set holds the document
-        sets = [m for m, _ in parts if m is not None]
-        assert len(sets) == len(parts)
-        return (
-            reduce(np.logical_or, sets),
-            reduce(np.maximum, [np.where(m, v, -np.inf) for m, v in parts]),  # type: ignore[arg-type]
-        )
+            parts = [walk(c, need) for c in q.children]
+            masks = [m for m, _ in parts]
+            mask = reduce(np.logical_and, masks) if need else None  # type: ignore[arg-type]
+            return mask, reduce(np.add, [v for _, v in parts])
+        best = []  # any child: each child's score where its set holds the column, else -inf
+        sets = []
+        for c in q.children:
+            if isinstance(c, Term):
+                i = row[c.text]
+                best.append(held[i])
+                sets.append(inside[i] if inside is not None else None)
+            else:
+                m, v = walk(c, True)
+                best.append(np.where(m, v, -np.inf))
+                sets.append(m)
+        mask = reduce(np.logical_or, sets) if need else None  # type: ignore[arg-type]
+        return mask, reduce(np.maximum, best)
 
-    return walk(query)
+    return walk(plan.query, False)[1]
 
 
 def needs_universe(query: Query) -> bool:
