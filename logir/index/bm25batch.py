@@ -183,13 +183,21 @@ class BM25Batch:
         out = np.zeros((max(r1 - r0, 0), len(doc_idx)), dtype=np.float32)
         if len(doc_idx):
             held = self._dense or {}
+            ordered = self._sorted()
+            indptr = self._postings.indptr
             for i in range(len(out)):
                 r = r0 + i
                 if r in held:
                     out[i] = held[r][0][doc_idx]
                     continue
                 ids = self._ids[r]
-                if r not in self._rows and self._sorted() and self._lookup_pays(ids, doc_idx):
+                if len(ids) == 1 and ordered:  # its row is its list: look up or scatter
+                    t = ids[0]
+                    length = indptr[t + 1] - indptr[t]
+                    if len(doc_idx) * _LOOKUP_COST <= length or length >= _LOOKUP_MIN:
+                        add_at_rows(self._postings, ids, doc_idx, out[i])
+                        continue
+                elif r not in self._rows and ordered and self._lookup_pays(ids, doc_idx):
                     add_at_rows(self._postings, ids, doc_idx, out[i])  # no row to build
                     continue
                 docs, sums = self.row(r)
