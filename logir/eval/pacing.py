@@ -3,7 +3,9 @@ system runs and a fast one still ranks in large batches.
 
 The first batch holds ``least`` queries; each later one holds as many as the batch before it
 says will take about ``seconds``, between ``least`` and ``most``. Rankings do not depend on the
-batches (every composer ranks each reading on its own), only how often progress is reported.
+batches, only how often progress is reported: every composer ranks each reading on its own, and a
+dense query vector is a function of its text alone (:mod:`logir.index.textalone`; a model it does
+not know is encoded in padded batches, whose vectors can move by about 1e-7 with the batch).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from logir.index.cache import embedding_cache_path, save_npy_atomic
 from logir.index.cosine import fixed_dot, fixed_top, max_row_norm
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import packed_encoder
+from logir.index.textalone import encode_alone
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +83,12 @@ def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) 
     return np.ascontiguousarray(emb, dtype=np.float32)
 
 
-def _encode_queries(model: Any, texts: list[str]) -> np.ndarray:
-    """Query embeddings as `_encode` gives them; packed into one sequence where the model allows
-    (:mod:`logir.index.packing`: a logical query's terms cost about one text, not one each)."""
+def _encode_queries(model: Any, texts: list[str], batch_size: int = 64) -> np.ndarray:
+    """Query embeddings as `_encode` gives them, each a function of its text alone where the
+    model allows (:mod:`logir.index.textalone`: the same bits whatever is encoded beside it)."""
     packer = packed_encoder(model)
-    packed = packer.encode(texts, normalize=True) if packer is not None else None
-    return packed if packed is not None else _encode(model, texts, 64, False)
+    alone = encode_alone(packer, texts, normalize=True) if packer is not None else None
+    return alone if alone is not None else _encode(model, texts, batch_size, False)
 
 
 class DenseScorer:
@@ -229,11 +230,11 @@ class DenseScorer:
             self.embed(texts)
 
     def encode_words(self, texts: list[str], batch_size: int = 256) -> np.ndarray:
-        """Embeddings ``[len(texts), dim]`` of many short texts (single words), in padded batches
-        and without the query cache, which they would flush."""
+        """Embeddings ``[len(texts), dim]`` of many short texts (single words), each a function
+        of its text alone as query vectors are, without the query cache, which they would flush."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _encode(get_model(self.model_id), list(texts), batch_size, False)
+        return _encode_queries(get_model(self.model_id), list(texts), batch_size)
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         """Query vectors (the embeddings), as the VectorScorer protocol names them."""

@@ -35,9 +35,9 @@ class PackedEncoder:
     """Encodes texts with one forward pass of a BERT sentence-transformers model (see module)."""
 
     def __init__(self, bert: Any, tokenizer: Any, normalize_layers: int) -> None:
-        self._bert = bert
-        self._tokenizer = tokenizer
-        self._normalize_layers = normalize_layers
+        self.bert = bert
+        self.tokenizer = tokenizer
+        self.normalize_layers = normalize_layers
         self.max_length = int(bert.config.max_position_embeddings)
 
     def encode(self, texts: list[str], normalize: bool = False) -> np.ndarray | None:
@@ -48,12 +48,12 @@ class PackedEncoder:
         if not texts:
             return None
         # the tokenizer call sentence-transformers makes, without the padding
-        ids: list[list[int]] = self._tokenizer(list(texts), truncation="longest_first")["input_ids"]
+        ids: list[list[int]] = self.tokenizer(list(texts), truncation="longest_first")["input_ids"]
         lengths = [len(x) for x in ids]
         total = sum(lengths)
         if total > self.max_length:
             return None
-        device, dtype = self._bert.device, self._bert.dtype
+        device, dtype = self.bert.device, self.bert.dtype
         input_ids = torch.tensor([list(chain.from_iterable(ids))], device=device)
         positions = torch.cat([torch.arange(n) for n in lengths])[None].to(device)
         segment = torch.repeat_interleave(torch.arange(len(ids)), torch.tensor(lengths)).to(device)
@@ -63,14 +63,14 @@ class PackedEncoder:
             blocked = torch.zeros((total, total), dtype=dtype, device=device)
             mask = blocked.masked_fill_(other, torch.finfo(dtype).min)[None, None]
         with torch.inference_mode():
-            hidden = self._bert(
+            hidden = self.bert(
                 input_ids=input_ids, attention_mask=mask, position_ids=positions
             ).last_hidden_state[0]
             sums = torch.zeros((len(ids), hidden.shape[1]), dtype=hidden.dtype, device=device)
             sums.index_add_(0, segment, hidden)
             counts = torch.tensor(lengths, dtype=hidden.dtype, device=device)[:, None]
             emb = sums / counts
-            for _ in range(self._normalize_layers + int(normalize)):
+            for _ in range(self.normalize_layers + int(normalize)):
                 emb = torch.nn.functional.normalize(emb, p=2, dim=-1)
             return np.ascontiguousarray(emb.float().cpu().numpy(), dtype=np.float32)
 

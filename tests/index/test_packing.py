@@ -102,7 +102,7 @@ def test_eager_attention_packs_too(model: object, alone: np.ndarray) -> None:
     assert got is not None and np.abs(got - alone[:6]).max() < 1e-5
 
 
-def test_scorer_embeds_a_logical_query_in_one_packed_pass(
+def test_scorer_embeds_a_logical_query_without_a_padded_batch(
     alone: np.ndarray, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scorer = DenseScorer(np.eye(384, dtype=np.float32)[:3])
