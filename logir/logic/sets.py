@@ -194,8 +194,10 @@ class Sets(Composer):
                 built[i] = self._merge(plans[i], c)
         for key, res in zip(todo, built, strict=True):
             assert res is not None
-            found[key] = res
             self._results.put(scorer, key, res)
+        if not found and len(todo) == len(keys):  # each key new and asked once: in order
+            return built  # type: ignore[return-value]  (every entry built above)
+        found.update(zip(todo, built, strict=True))  # type: ignore[arg-type]
         return [found[key] for key in keys]
 
     def _merge(self, plan: _Plan, cands: CandidateSet) -> _Result:
