@@ -64,7 +64,7 @@ class BM25Batch:
         self._n = int(postings.shape[1])
         self._ids = ids
         self.offsets = offsets
-        self._offset = bool(offsets.any())  # BM25L / BM25+: a constant added to every score
+        self._offset = any(offsets.tolist())  # BM25L / BM25+: a constant added to every score
         self._sorted = sorted_postings
         self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._dense: dict[int, tuple[np.ndarray, np.ndarray]] | None = None  # see hold
