@@ -7,7 +7,9 @@ to the tokens of its own text. Each text then sees exactly what it sees when enc
 mean-pooled over its own tokens: the embeddings equal sentence-transformers' ``encode`` up to
 float rounding (the kernels block the sums differently), for the cost of one sequence of the
 summed length. A logical query's term texts, encoded together, cost about one text more than the
-longest of them.
+longest of them. A packed text's vector still moves by about 1e-7 with the texts packed beside
+it, so query vectors are no longer packed: :mod:`logir.index.textalone` encodes them, for the
+models :func:`packed_encoder` accepts, using its model and tokenizer.
 
 Only models the packer knows are packed: a sentence-transformers model made of a BERT
 ``Transformer`` (``sdpa`` or ``eager`` attention, both of which take the mask as given), mean

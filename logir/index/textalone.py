@@ -10,9 +10,9 @@ Here each text is padded to a length that depends on its own token count alone (
 multiple of :data:`BUCKET` tokens), and texts of the same padded length run together as rows of
 one padded batch, each row masked to its own tokens and mean-pooled on its own. A row's
 arithmetic is then the same whichever rows run beside it and in whatever order: attention works
-per row, and measured with this CPU's torch (MKL), a row of a linear layer's product does not
-change with the number of rows once there are at least 16, which the padding guarantees (a
-single short sequence of fewer rows took another kernel). The vectors equal
+per row, and measured with this machine's torch (MKL), a sequence's vector did not change with
+the number of sequences beside it once it had 16 positions or more, which the padding
+guarantees (a single sequence of 5 to 11 tokens took another kernel). The vectors equal
 sentence-transformers' ``encode`` of each text alone up to float rounding.
 
 Only models :func:`logir.index.packing.packed_encoder` knows are encoded here; the others are
