@@ -201,11 +201,6 @@ class BM25Batch:
                     add_at_rows(self._postings, ids, doc_idx, out[i])  # no row to build
                     continue
                 docs, sums = self.row(r)
-                few = len(doc_idx) * _LOOKUP_COST <= len(docs)
-                if (len(docs) >= _LOOKUP_MIN or few) and len(ids) == 1 and self._sorted():
-                    # a long posting list (or few rows), sorted by document: look the rows up
-                    add_at_rows(self._postings, ids, doc_idx, out[i])
-                    continue
                 acc, _ = scratch(n)  # the row scattered into it, read at doc_idx, then cleared
                 try:
                     acc[docs] = sums
