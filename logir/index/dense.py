@@ -246,7 +246,7 @@ class DenseScorer:
         q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
         if q.shape[1] != self.dim:
             raise LogirError(f"query vectors have {q.shape[1]} dimensions, the index {self.dim}")
-        return fixed_dot(q, self.embeddings[self._rows(doc_idx)])
+        return self.score_vectors(q, doc_idx)
 
     def search_vectors(self, vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k by dot product for any query vectors; as ``search``."""
