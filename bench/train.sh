@@ -39,9 +39,10 @@ mkdir -p runs/train
 for kind in "${kinds[@]}"; do
   recipe=${RECIPES[$RECIPE-$kind]:?"no $RECIPE recipe for $kind (reader, dense, splade, snrelu)"}
   echo "== $kind ($RECIPE recipe)"
+  timer=()  # wall time and peak memory where GNU time is installed
+  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "$kind: %e s wall, %M KB max RSS")
   # shellcheck disable=SC2086  # the recipe is a word list
-  /usr/bin/time -f "$kind: %e s wall, %M KB max RSS" \
-    "$PY" -m logir.train.run "${TRAINER[$kind]}" "${data[@]}" --out "runs/train/$kind" $recipe "$@"
+  "${timer[@]}" "$PY" -m logir.train.run "${TRAINER[$kind]}" "${data[@]}" --out "runs/train/$kind" $recipe "$@"
 done
 echo "evaluate: logir eval nevir --data $DATA/nevir -s dense --model runs/train/dense"
 echo "          logir index CORPUS --out IDX -r splade --splade-model runs/train/snrelu"

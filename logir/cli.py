@@ -543,6 +543,10 @@ def eval_cmd(
     ] = "all",
     limit: Annotated[int | None, typer.Option(help="Only the first N queries.", min=1)] = None,
     model: Annotated[str | None, typer.Option(help="Dense model name or path.")] = None,
+    splade_model: Annotated[
+        str | None,
+        typer.Option(help="SPLADE model name or path for splade systems (default splade-tiny)."),
+    ] = None,
     bm25_k1: Bm25K1Opt = None,
     bm25_b: Bm25BOpt = None,
     ray: RayOpt = None,
@@ -646,6 +650,7 @@ def eval_cmd(
                 pool=ScorerPool(
                     ds.corpus,
                     dense_model=model,
+                    splade_model=splade_model,
                     bm25=bm25,
                     show_progress=terminal_progress(quiet),
                     shard=ray_sharding(ray, shards),

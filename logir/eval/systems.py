@@ -83,7 +83,8 @@ def parse_system(name: str, llm: ChatClient | None = None) -> SystemSpec:
 
 
 class ScorerPool:
-    """Builds each scorer once per corpus, on first use (``bm25``: BM25's ``k1`` and ``b``;
+    """Builds each scorer once per corpus, on first use (``dense_model`` and ``splade_model``:
+    the encoders of dense and splade, None: their defaults; ``bm25``: BM25's ``k1`` and ``b``;
     ``show_progress``: whether the encoders may draw their own bars, None: their default;
     ``shard``: what each stored retriever's scorer becomes once built, e.g. a sharded scorer
     served by Ray actors, :mod:`logir.index.sharded`; a composite one is made of those)."""
@@ -97,11 +98,13 @@ class ScorerPool:
         bm25: Mapping[str, float] | None = None,
         show_progress: bool | None = None,
         shard: Callable[[Scorer], Scorer] | None = None,
+        splade_model: str | None = None,
     ) -> None:
         if not docs:
             raise LogirError("the dataset has no corpus to retrieve from")
         self.texts = [d.full_text for d in docs]
         self.dense_model = dense_model
+        self.splade_model = splade_model
         self.cache_dir = cache_dir
         self.hybrid_alpha = hybrid_alpha
         self.bm25 = dict(bm25 or {})
@@ -117,7 +120,7 @@ class ScorerPool:
     def _build(self, retriever: str) -> Scorer:
         """Build a retriever (:mod:`logir.index.registry`); hybrid over the pool's own parts."""
         options = registry.BuildOptions(
-            model=self.dense_model if retriever == "dense" else None,
+            model={"dense": self.dense_model, "splade": self.splade_model}.get(retriever),
             cache_dir=self.cache_dir,
             alpha=self.hybrid_alpha,
             bm25=self.bm25,

@@ -19,7 +19,13 @@ from logir.errors import LogirError
 from logir.lru import LRU
 from logir.train.models.base import read_meta
 from logir.train.models.reader import DEFAULT_MAX_LENGTH, KIND, pair_inputs
-from logir.train.runtime import autocast, import_torch, quiet_libraries, resolve_precision
+from logir.train.runtime import (
+    autocast,
+    import_torch,
+    quiet_libraries,
+    resolve_device,
+    resolve_precision,
+)
 
 DEFAULT_BATCH = 32
 """Pairs scored in one forward pass."""
@@ -61,7 +67,7 @@ class InferenceReader:
         self,
         folder: str | Path,
         *,
-        device: str = "cpu",
+        device: str = "auto",
         precision: str = "auto",
         batch_size: int = DEFAULT_BATCH,
         cache_pairs: int = CACHE_PAIRS,
@@ -85,6 +91,7 @@ class InferenceReader:
             )
         except (OSError, ValueError) as exc:
             raise LogirError(f"cannot load the reader in {self.folder}: {exc}") from None
+        device = resolve_device(device)
         self.device = device
         self.precision = resolve_precision(precision, device)
         self.module = module.to(device).eval()
@@ -132,12 +139,14 @@ _open_lock = threading.Lock()
 
 
 def load_reader(
-    folder: str | Path, device: str = "cpu", precision: str = "auto"
+    folder: str | Path, device: str = "auto", precision: str = "auto"
 ) -> InferenceReader:
     """The reader in ``folder``, opened once per process (a few kept, least recently used out);
-    a folder whose files changed since is opened again."""
+    a folder whose files changed since is opened again. ``device``: ``auto`` (the GPU when torch
+    sees one, else the CPU), ``cpu``, ``cuda`` or ``cuda:N``."""
     path = Path(folder).expanduser()
     check_reader_dir(path)
+    device = resolve_device(device)
     stamp = ",".join(
         f"{f.name}:{f.stat().st_mtime_ns}" for f in sorted(path.iterdir()) if f.is_file()
     )

@@ -106,6 +106,16 @@ def test_searcher_reranks_with_a_reader_folder(index_dir: Path, reader_dir: Path
     assert found.applied == plain.applied
 
 
+def test_the_reader_runs_on_the_gpu_when_torch_sees_one(reader_dir: Path) -> None:
+    torch = pytest.importorskip("torch")
+    want = "cuda" if torch.cuda.is_available() else "cpu"
+    assert InferenceReader(reader_dir).device == want
+    assert load_reader(reader_dir).device == want
+    assert InferenceReader(reader_dir, device="cpu").device == "cpu"
+    with pytest.raises(LogirError, match="--device must be auto, cpu, cuda"):
+        InferenceReader(reader_dir, device="tpu")
+
+
 @pytest.mark.parametrize("kind", ["missing", "file", "empty", "dense"])
 def test_a_bad_reader_folder_is_named(tmp_path: Path, kind: str) -> None:
     folder = tmp_path / "r"

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# What one short GPU lease runs for issue 13, as one command: train the `gpu` recipes of the
+# reader and the dense model (bench/train.sh, NevIR train + ExcluIR train triplets only), score
+# a reader table recorded beforehand on the CPU machine (bench/reader_table.py), evaluate the
+# trained dense model flat against its base on the test splits, and pack what comes back.
+# Usage: OUT=DIR ASSETS=.gpu bash bench/gpu_lease.sh
+#   ASSETS holds: minilm.tar.xz and splade.tar.xz (the base models' folders, weights as
+#   model.fp16.safetensors: bench/model_parts.py widens them), train-data.tar.xz (nevir-train, excluir-train), test-data.tar.xz (test dataset folders),
+#   pairs.json.xz (the recorded reader table). Wheels in .whl/ are installed first if present.
+#   KINDS (default "reader dense splade snrelu"), DENSE_EVAL (datasets; default nevir
+#   negconstraint excluir boolquestions), SPLADE_EVAL (default nevir negconstraint), TRAIN_TIMEOUT (seconds per trainer; default 400), TRAIN_ARGS (more trainer
+#   options, after the recipe's: a quick trial on a CPU, e.g. "--max-steps 2 --batch-size 4").
+# Writes OUT/results.tar.gz (logs, eval JSON, model metadata, table scores) and
+# OUT/reader/model.fp16.safetensors.partN (bench/model_parts.py join puts the reader back).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:?set OUT}
+ASSETS=${ASSETS:-.gpu}
+PY=${PYTHON:-python3}
+read -r -a kinds <<< "${KINDS:-reader dense splade snrelu}"
+read -r -a dense_eval <<< "${DENSE_EVAL:-nevir negconstraint excluir boolquestions}"
+read -r -a splade_eval <<< "${SPLADE_EVAL:-nevir negconstraint}"
+declare -A BASE=([reader]=minilm [dense]=minilm [splade]=splade [snrelu]=splade)
+declare -A FOLDER=([nevir]=nevir [negconstraint]=negconstraint [excluir]=excluir
+  [boolquestions]=boolquestions-not [scifact]=scifact [comlq]=comlq)
+export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
+R=$OUT/results
+mkdir -p "$R"
+t0=$(date +%s)
+say() { echo "[$(($(date +%s) - t0)) s] $*" | tee -a "$R/lease.log"; }
+
+pack() {
+  say "packing"
+  for kind in "${kinds[@]}"; do
+    [ -f "runs/train/$kind/logir.json" ] && cp "runs/train/$kind/logir.json" "$R/$kind.logir.json"
+  done
+  if [ -f runs/train/reader/model.safetensors ] && [ -f runs/train/reader/logir.json ]; then
+    "$PY" bench/model_parts.py narrow runs/train/reader /tmp/reader-parts --part-mb 16 >> "$R/lease.log" 2>&1
+    mkdir -p "$OUT/reader" "$R/reader"
+    mv /tmp/reader-parts/model.fp16.safetensors.part* "$OUT/reader/"
+    cp -r /tmp/reader-parts/. "$R/reader/"
+  fi
+  tar czf "$OUT/results.tar.gz" -C "$OUT" results && rm -rf "$R"
+}
+trap pack EXIT
+
+say "start on $(hostname)"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$R/gpu.txt" 2>&1
+if compgen -G ".whl/*.whl" > /dev/null; then
+  "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site:$PWD${PYTHONPATH:+:$PYTHONPATH}
+fi
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+mkdir -p /tmp/data
+for f in "$ASSETS"/*-data.tar.xz; do tar xJf "$f" -C /tmp/data || exit 1; done
+mkdir -p /tmp/half
+for m in minilm splade; do
+  [ -f "$ASSETS/$m.tar.xz" ] || continue
+  tar xJf "$ASSETS/$m.tar.xz" -C /tmp/half || exit 1
+  "$PY" bench/model_parts.py widen "/tmp/half/$m" "/tmp/base/base-$m" >> "$R/lease.log" 2>&1 || exit 1
+done
+"$PY" -c "import torch, transformers, sentence_transformers as s; print('torch', torch.__version__, 'transformers', transformers.__version__, 'sentence-transformers', s.__version__, torch.cuda.get_device_name(0))" >> "$R/gpu.txt" 2>&1
+say "assets ready"
+
+for kind in "${kinds[@]}"; do
+  LOGIR_SHARED_DATASETS=/tmp/data PYTHON=$PY timeout "${TRAIN_TIMEOUT:-400}" \
+    bash bench/train.sh "$kind" -- --base "/tmp/base/base-${BASE[$kind]}" --quiet ${TRAIN_ARGS:-} > "$R/train-$kind.log" 2>&1 &
+done
+wait
+say "trained: $(grep -h "trained\|s wall" "$R"/train-*.log | tr '\n' ' ')"
+
+if [ -f runs/train/reader/logir.json ] && [ -f "$ASSETS/pairs.json.xz" ]; then
+  "$PY" bench/reader_table.py score --reader runs/train/reader --pairs "$ASSETS/pairs.json.xz" \
+    --out "$R/scores.npy" > "$R/score.log" 2>&1 &
+fi
+evaluate() {  # RETRIEVER OPTION MODEL DATASET: one flat system on a test split
+  local name; name=$(basename "$3")
+  "$PY" -c "from logir.cli import main; main()" eval "$4" --data "/tmp/data/${FOLDER[$4]}" \
+    --split logir-test -s "$1" "$2" "$3" -m nDCG@10 -m MRR@10 -m R@100 \
+    --out "$R/$1-$4-$name.json" --markdown --quiet > "$R/$1-$4-$name.md" 2>&1
+}
+if [ -f runs/train/dense/logir.json ]; then
+  (
+    for ds in "${dense_eval[@]}"; do
+      for model in /tmp/base/base-minilm runs/train/dense; do evaluate dense --model "$model" "$ds"; done
+    done
+  ) &
+fi
+(
+  for ds in "${splade_eval[@]}"; do
+    for model in /tmp/base/base-splade runs/train/splade runs/train/snrelu; do
+      [ -f "$model/config.json" ] && evaluate splade --splade-model "$model" "$ds"
+    done
+  done
+) &
+wait
+say "done"
