@@ -93,13 +93,16 @@ def score(reader_dir: Path, pairs_path: Path, out: Path, batch_size: int, device
 
     queries, passages, pairs = load_pairs(pairs_path)
     reader = InferenceReader(reader_dir, device=device, batch_size=batch_size, cache_pairs=1)
-    by_query: dict[int, list[int]] = {}
-    for j, (qi, _pi) in enumerate(pairs):
-        by_query.setdefault(qi, []).append(j)
+    # longest passages first, so that each batch pads to lengths alike
+    order = sorted(range(len(pairs)), key=lambda j: -len(passages[pairs[j][1]]))
     scores = np.zeros(len(pairs), np.float32)
     started = time.perf_counter()
-    for qi, js in by_query.items():
-        scores[js] = reader.score(queries[qi], [passages[pairs[j][1]] for j in js])
+    step = 16 * batch_size
+    for start in range(0, len(order), step):
+        js = order[start : start + step]
+        scores[js] = reader.score_pairs(
+            [queries[pairs[j][0]] for j in js], [passages[pairs[j][1]] for j in js]
+        )
     seconds = time.perf_counter() - started
     out.parent.mkdir(parents=True, exist_ok=True)
     np.save(out, scores)

@@ -108,27 +108,33 @@ class InferenceReader:
 
     def score(self, query: str, passages: list[str]) -> np.ndarray:
         """One float32 score per passage; pairs scored before come from the cache."""
+        return self.score_pairs([query] * len(passages), passages)
+
+    def score_pairs(self, queries: list[str], passages: list[str]) -> np.ndarray:
+        """One float32 score per (queries[i], passages[i]) pair, batched across queries (the
+        pairs of many queries fill one batch, e.g. a table of pairs scored on a GPU); pairs
+        scored before come from the cache."""
+        if len(queries) != len(passages):
+            raise LogirError(f"{len(queries)} queries for {len(passages)} passages")
         out = np.zeros(len(passages), np.float32)
         todo: list[int] = []
-        for i, p in enumerate(passages):
-            hit = self._cache.get((query, p))
+        for i, (q, p) in enumerate(zip(queries, passages, strict=True)):
+            hit = self._cache.get((q, p))
             if hit is None:
                 todo.append(i)
             else:
                 out[i] = hit
         for start in range(0, len(todo), self.batch_size):
             chunk = todo[start : start + self.batch_size]
-            values = self._forward(query, [passages[i] for i in chunk])
+            values = self._forward([queries[i] for i in chunk], [passages[i] for i in chunk])
             for i, v in zip(chunk, values, strict=True):
                 out[i] = v
-                self._cache.put((query, passages[i]), float(v))
+                self._cache.put((queries[i], passages[i]), float(v))
         return out
 
-    def _forward(self, query: str, passages: list[str]) -> np.ndarray:
+    def _forward(self, queries: list[str], passages: list[str]) -> np.ndarray:
         torch = self._torch
-        enc = pair_inputs(
-            self.tokenizer, [query] * len(passages), passages, self.max_length, self.device
-        )
+        enc = pair_inputs(self.tokenizer, queries, passages, self.max_length, self.device)
         with self._lock, torch.inference_mode(), autocast(self.device, self.precision):
             logits = self.module(**enc).logits[:, 0]
         return logits.float().cpu().numpy()

@@ -106,6 +106,17 @@ def test_searcher_reranks_with_a_reader_folder(index_dir: Path, reader_dir: Path
     assert found.applied == plain.applied
 
 
+def test_pairs_of_many_queries_score_as_each_query_alone(reader_dir: Path) -> None:
+    reader = InferenceReader(reader_dir, device="cpu", batch_size=3, cache_pairs=1)
+    queries = ["vitamin d", "immune", "vitamin d", "bone health"]
+    passages = ["vitamin d and mood", "immune cells", "bone health and exercise", "calcium"]
+    together = reader.score_pairs(queries, passages)
+    alone = [reader.score(q, [p])[0] for q, p in zip(queries, passages, strict=True)]
+    assert np.allclose(together, alone, atol=1e-5)
+    with pytest.raises(LogirError, match="2 queries for 1 passages"):
+        reader.score_pairs(["a", "b"], ["c"])
+
+
 def test_the_reader_runs_on_the_gpu_when_torch_sees_one(reader_dir: Path) -> None:
     torch = pytest.importorskip("torch")
     want = "cuda" if torch.cuda.is_available() else "cpu"
