@@ -8,9 +8,10 @@
 #   model.fp16.safetensors: bench/model_parts.py widens them), train-data.tar.xz (nevir-train, excluir-train), test-data.tar.xz (test dataset folders),
 #   pairs.json.xz (the recorded reader table). Wheels in .whl/ are installed first if present.
 #   KINDS (default "reader dense splade snrelu"), DENSE_EVAL (datasets; default nevir
-#   negconstraint excluir boolquestions), SPLADE_EVAL (default nevir negconstraint), TRAIN_TIMEOUT (seconds per trainer; default 400), TRAIN_ARGS (more trainer
+#   negconstraint excluir boolquestions), SPLADE_EVAL (default nevir negconstraint), TRAIN_TIMEOUT (seconds per trainer; default 300), TRAIN_ARGS (more trainer
 #   options, after the recipe's: a quick trial on a CPU, e.g. "--max-steps 2 --batch-size 4").
-# Writes OUT/results.tar.gz (logs, eval JSON, model metadata, table scores) and
+# Seen on one H200 (BENCHMARKS.md, "Learned logic on one H200"): the four trainers side by side
+# took 183-263 s. Writes OUT/results.tar.gz (logs, eval JSON, model metadata, table scores) and
 # OUT/reader/model.fp16.safetensors.partN (bench/model_parts.py join puts the reader back).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -64,35 +65,32 @@ done
 say "assets ready"
 
 for kind in "${kinds[@]}"; do
-  LOGIR_SHARED_DATASETS=/tmp/data PYTHON=$PY timeout "${TRAIN_TIMEOUT:-400}" \
+  LOGIR_SHARED_DATASETS=/tmp/data PYTHON=$PY timeout "${TRAIN_TIMEOUT:-300}" \
     bash bench/train.sh "$kind" -- --base "/tmp/base/base-${BASE[$kind]}" --quiet ${TRAIN_ARGS:-} > "$R/train-$kind.log" 2>&1 &
 done
 wait
 say "trained: $(grep -h "trained\|s wall" "$R"/train-*.log | tr '\n' ' ')"
 
 if [ -f runs/train/reader/logir.json ] && [ -f "$ASSETS/pairs.json.xz" ]; then
-  "$PY" bench/reader_table.py score --reader runs/train/reader --pairs "$ASSETS/pairs.json.xz" \
+  timeout "${EVAL_TIMEOUT:-150}" "$PY" bench/reader_table.py score --reader runs/train/reader --pairs "$ASSETS/pairs.json.xz" \
     --out "$R/scores.npy" > "$R/score.log" 2>&1 &
 fi
 evaluate() {  # RETRIEVER OPTION MODEL DATASET: one flat system on a test split
   local name; name=$(basename "$3")
-  "$PY" -c "from logir.cli import main; main()" eval "$4" --data "/tmp/data/${FOLDER[$4]}" \
+  timeout "${EVAL_TIMEOUT:-150}" "$PY" -c "from logir.cli import main; main()" eval "$4" --data "/tmp/data/${FOLDER[$4]}" \
     --split logir-test -s "$1" "$2" "$3" -m nDCG@10 -m MRR@10 -m R@100 \
     --out "$R/$1-$4-$name.json" --markdown --quiet > "$R/$1-$4-$name.md" 2>&1
 }
-if [ -f runs/train/dense/logir.json ]; then
+for ds in "${dense_eval[@]}"; do  # one background job per dataset: base, then trained
+  [ -f runs/train/dense/logir.json ] || break
+  ( for model in /tmp/base/base-minilm runs/train/dense; do evaluate dense --model "$model" "$ds"; done ) &
+done
+for ds in "${splade_eval[@]}"; do
   (
-    for ds in "${dense_eval[@]}"; do
-      for model in /tmp/base/base-minilm runs/train/dense; do evaluate dense --model "$model" "$ds"; done
-    done
-  ) &
-fi
-(
-  for ds in "${splade_eval[@]}"; do
     for model in /tmp/base/base-splade runs/train/splade runs/train/snrelu; do
       [ -f "$model/config.json" ] && evaluate splade --splade-model "$model" "$ds"
     done
-  done
-) &
+  ) &
+done
 wait
 say "done"
