@@ -20,13 +20,12 @@ from pathlib import Path
 
 WEIGHTS = "model.safetensors"
 HALF = "model.fp16.safetensors"
-SKIP = {WEIGHTS, HALF, "checkpoint", "optimizer.pt"}
 
 
 def _copy_small(src: Path, dst: Path) -> None:
     dst.mkdir(parents=True, exist_ok=True)
     for f in src.iterdir():
-        if f.name in SKIP or f.name.startswith(HALF) or f.name.startswith("checkpoint"):
+        if f.name == WEIGHTS or f.name.startswith((HALF, "checkpoint")):
             continue
         if f.is_dir():
             shutil.copytree(f, dst / f.name, dirs_exist_ok=True)
@@ -35,7 +34,6 @@ def _copy_small(src: Path, dst: Path) -> None:
 
 
 def narrow(src: Path, dst: Path, part_mb: float) -> None:
-    import torch
     from safetensors.torch import load_file, save_file
 
     _copy_small(src, dst)
@@ -48,7 +46,6 @@ def narrow(src: Path, dst: Path, part_mb: float) -> None:
     size = int(part_mb * 1_000_000)
     for i in range(0, len(data), size):
         (dst / f"{HALF}.part{i // size}").write_bytes(data[i : i + size])
-    del torch
     print(f"{src} -> {dst}: {len(data) / 1e6:.1f} MB of float16 in {-(-len(data) // size)} parts")
 
 

@@ -56,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         if not good or not bad:
             continue
         scores = reader.score(topic.text, [texts[d] for d in good + bad])
+        if groups and len(groups) % 100 == 0 and pair not in groups:
+            print(f"{len(groups)} pairs of queries read", file=sys.stderr, flush=True)
         groups.setdefault(pair, []).append(
             bool(scores[: len(good)].min() > scores[len(good) :].max())
         )

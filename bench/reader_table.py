@@ -14,8 +14,7 @@ answers 0 (its figures mean nothing); ``pack`` keeps each pair once (queries and
 once each); ``score`` reads them with the real reader (``logir.rerank.reader``, on the GPU when
 torch sees one); ``replay`` runs the command again with a reader that answers from the table and
 stops with an error at a pair the table lacks. Every Python process the command starts is
-patched (``bench/readertable/sitecustomize.py`` on ``PYTHONPATH``). ``check`` scores a sample
-of the table's pairs again here and prints the largest difference.
+patched (``bench/readertable/sitecustomize.py`` on ``PYTHONPATH``).
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ def _run(mode: str, table: Path, command: list[str]) -> int:
     table.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(HOOK), str(ROOT), env.get("PYTHONPATH", "")) if p
+        p for p in (str(HOOK), str(ROOT / "bench"), str(ROOT), env.get("PYTHONPATH", "")) if p
     )
     env["LOGIR_READER_TABLE"] = str(table.resolve())
     env["LOGIR_READER_TABLE_MODE"] = mode
@@ -103,35 +102,14 @@ def score(reader_dir: Path, pairs_path: Path, out: Path, batch_size: int, device
         scores[js] = reader.score_pairs(
             [queries[pairs[j][0]] for j in js], [passages[pairs[j][1]] for j in js]
         )
+        done = min(start + step, len(order))
+        print(f"{done}/{len(order)} pairs scored", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - started
     out.parent.mkdir(parents=True, exist_ok=True)
     np.save(out, scores)
     print(
         f"{len(pairs)} pairs scored on {reader.device} ({reader.precision}) in {seconds:.1f} s "
         f"({len(pairs) / max(seconds, 1e-9):.0f} pairs/s) -> {out}"
-    )
-
-
-def check(reader_dir: Path, table: Path, sample: int, device: str) -> None:
-    """Score ``sample`` pairs of the table again here; print the largest difference."""
-    sys.path.insert(0, str(ROOT))
-    from logir.rerank.reader import InferenceReader
-
-    queries, passages, pairs = load_pairs(table / "pairs.json.xz")
-    scores = np.load(table / "scores.npy")
-    rng = np.random.default_rng(0)
-    picked = rng.choice(len(pairs), size=min(sample, len(pairs)), replace=False)
-    reader = InferenceReader(reader_dir, device=device)
-    diffs = []
-    for j in picked:
-        qi, pi = pairs[int(j)]
-        here = float(reader.score(queries[qi], [passages[pi]])[0])
-        diffs.append(abs(here - float(scores[int(j)])))
-    d = np.asarray(diffs)
-    print(
-        f"{len(d)} pairs scored again on {reader.device} ({reader.precision}): |difference| "
-        f"max {d.max():.4f}, mean {d.mean():.4f} (table scores range "
-        f"{float(scores.min()):.2f} to {float(scores.max()):.2f})"
     )
 
 
@@ -151,20 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--batch-size", type=int, default=128)
     p.add_argument("--device", default="auto")
-    p = sub.add_parser("check")
-    p.add_argument("--reader", type=Path, required=True)
-    p.add_argument("--table", type=Path, required=True)
-    p.add_argument("--sample", type=int, default=20)
-    p.add_argument("--device", default="auto")
     args = ap.parse_args(argv)
     if args.verb in ("record", "replay"):
         return _run(args.verb, args.table, args.command)
     if args.verb == "pack":
         pack(args.table, args.out)
-    elif args.verb == "score":
-        score(args.reader, args.pairs, args.out, args.batch_size, args.device)
     else:
-        check(args.reader, args.table, args.sample, args.device)
+        score(args.reader, args.pairs, args.out, args.batch_size, args.device)
     return 0
 
 

@@ -13,11 +13,11 @@ _MODE = os.environ.get("LOGIR_READER_TABLE_MODE", "")
 
 def _install() -> None:
     import json
-    import lzma
     import threading
     from pathlib import Path
 
     import numpy as np
+    from reader_table import load_pairs  # bench/, on PYTHONPATH beside this folder
 
     import logir.rerank
     import logir.rerank.reader as reader_module
@@ -48,15 +48,13 @@ def _install() -> None:
 
         def __init__(self, folder: Path) -> None:
             self.folder = folder
-            with lzma.open(table / "pairs.json.xz", "rt", encoding="utf-8") as fh:
-                body = json.load(fh)
+            queries, passages, pairs = load_pairs(table / "pairs.json.xz")
             scores = np.load(table / "scores.npy")
-            queries, passages = body["queries"], body["passages"]
-            if len(scores) != len(body["pairs"]):
-                raise LogirError(f"{table}: {len(scores)} scores for {len(body['pairs'])} pairs")
+            if len(scores) != len(pairs):
+                raise LogirError(f"{table}: {len(scores)} scores for {len(pairs)} pairs")
             self._scores = {
                 (queries[qi], passages[pi]): float(s)
-                for (qi, pi), s in zip(body["pairs"], scores, strict=True)
+                for (qi, pi), s in zip(pairs, scores, strict=True)
             }
 
         @property

@@ -77,6 +77,7 @@ class InferenceReader:
         if batch_size < 1:
             raise LogirError(f"reader batch size must be at least 1, got {batch_size}")
         torch = import_torch()
+        device = resolve_device(device)
         try:
             import transformers
         except ImportError:
@@ -91,7 +92,6 @@ class InferenceReader:
             )
         except (OSError, ValueError) as exc:
             raise LogirError(f"cannot load the reader in {self.folder}: {exc}") from None
-        device = resolve_device(device)
         self.device = device
         self.precision = resolve_precision(precision, device)
         self.module = module.to(device).eval()
