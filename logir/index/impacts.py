@@ -19,14 +19,16 @@ __all__ = ["Impacts", "head_retrieved", "impact_head"]
 
 DEFAULT_TOKENS = 8192  # heads kept: 24 to 32 bytes an entry, 40 to 52 MB if all hold 200
 MAX_HEAD = 1024  # a top k deeper than this is read off the whole list, not kept
+_KEPT_READS = 4  # (k, floor) settings whose retrieved rows a head keeps
 
 
 class Head:
     """A token's head: its best entries in score order (``rows``, ``scores``: best first, ties by
     the lower row) and the same entries in row order (``by_row``, ``by_row_scores``, and each
-    one's ``rank``: its position in score order). All read-only."""
+    one's ``rank``: its position in score order). All read-only. ``retrieved`` keeps what
+    :func:`head_retrieved` read off it lately, by ``(k, floor)`` (at most ``_KEPT_READS``)."""
 
-    __slots__ = ("by_row", "by_row_scores", "rank", "rows", "scores")
+    __slots__ = ("by_row", "by_row_scores", "rank", "retrieved", "rows", "scores")
 
     def __init__(self, rows: np.ndarray, scores: np.ndarray) -> None:
         order = rows.argsort()  # distinct rows: any sort is the stable one
@@ -35,6 +37,7 @@ class Head:
         self.by_row, self.by_row_scores, self.rank = rows.take(order), scores.take(order), order
         for a in (self.rows, self.scores, self.by_row, self.by_row_scores, self.rank):
             a.setflags(write=False)
+        self.retrieved: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def impact_head(docs: np.ndarray, data: np.ndarray, k: int) -> Head:
@@ -56,7 +59,21 @@ def head_retrieved(head: Head, k: int, floor: float) -> tuple[np.ndarray, np.nda
     """The rows (ascending) and scores a one-token text retrieves from its top ``k`` at
     ``floor`` (see :func:`~logir.index.base.retrieved`), read off its head of at least ``k``
     entries (or the whole list): those of the first k with a positive score at least ``floor``
-    times the best. Best first, both conditions keep a prefix of the head."""
+    times the best. Best first, both conditions keep a prefix of the head. Read-only arrays,
+    kept on the head for the next ask with the same ``k`` and ``floor``."""
+    got = head.retrieved.get((k, floor))
+    if got is None:
+        got = _read_retrieved(head, k, floor)
+        for a in got:
+            a.setflags(write=False)
+        if len(head.retrieved) >= _KEPT_READS:  # a few settings at a time: forget the others
+            head.retrieved.clear()
+        head.retrieved[(k, floor)] = got
+    return got
+
+
+def _read_retrieved(head: Head, k: int, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`head_retrieved`, read off the head."""
     top = head.scores[:k]
     if not len(top) or not top[0] > 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)

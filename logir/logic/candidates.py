@@ -21,7 +21,7 @@ scores of other terms only on the rows it asks for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -85,9 +85,39 @@ class CandidateSet:
         return out
 
 
+MAX_CODED_TERMS = 16  # a query of at most this many terms codes its rows' sets in 16 bits
+_SHIFTS = np.arange(MAX_CODED_TERMS, dtype=np.uint16)
+_BITS = np.left_shift(1, _SHIFTS.astype(np.int64))  # term i's bit
+
+
+@dataclass(frozen=True)
+class Membership:
+    """Which of a query's ``m`` terms retrieves which of its rows ``[c]``: for at most
+    ``MAX_CODED_TERMS`` terms each row's ``codes`` entry (bit ``i`` set: term ``i`` retrieves
+    it, uint16), else ``matrix[i, j]`` (term ``i`` retrieves row ``j``)."""
+
+    m: int
+    codes: np.ndarray | None = None
+    matrix: np.ndarray | None = None
+
+    def at(self, cols: np.ndarray) -> np.ndarray:
+        """``[m, len(cols)]``: whether term ``i`` retrieves the row of each column ``cols``."""
+        if self.codes is None:
+            assert self.matrix is not None
+            return self.matrix.take(cols, axis=1)
+        return (self.codes.take(cols) >> _SHIFTS[: self.m, None]) & 1 == 1
+
+    def whole(self, cols: np.ndarray) -> list[int]:
+        """The terms (ascending) that retrieve the rows of every column ``cols``."""
+        if self.codes is None:
+            return self.at(cols).all(axis=1).nonzero()[0].tolist()
+        every = int(np.bitwise_and.reduce(self.codes.take(cols))) if len(cols) else -1
+        return [i for i in range(self.m) if every >> i & 1]
+
+
 #: ``keep(query position, rows, member)``: the columns of ``rows`` (ascending) whose scores a
 #: composer needs, given which term retrieves which row (see :class:`RetrievedSet`)
-Keep = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
+Keep = Callable[[int, np.ndarray, Membership], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -96,25 +126,32 @@ class RetrievedSet:
 
     - ``terms``: the term texts, in query order ``[m]``.
     - ``rows``: the rows any term retrieves (:func:`~logir.index.base.retrieved`), ascending
-      ``[c]``.
-    - ``member``: ``member[i, j]``: term ``i`` retrieves ``rows[j]`` ``[m, c]``.
+      ``[c]`` (any integer type), or, given a cover, the rows its terms retrieve.
+    - ``member``: which term retrieves which of ``rows``.
     - ``cols``: the columns of ``rows`` that were scored, ascending ``[s]``.
     - ``scores``: exact scores of each term on ``rows[cols]`` ``[m, s]``.
     """
 
     rows: np.ndarray
     terms: list[str]
-    member: np.ndarray
+    member: Membership
     cols: np.ndarray
     scores: np.ndarray
 
 
 def retrieved_sets(
-    scorer: Scorer, queries: list[list[str]], k: int, floor: float, keep: Keep | None = None
+    scorer: Scorer,
+    queries: list[list[str]],
+    k: int,
+    floor: float,
+    keep: Keep | None = None,
+    cover: Sequence[Sequence[int]] | None = None,
 ) -> list[RetrievedSet] | None:
     """For each query (its term texts): the rows its terms retrieve from their top ``k`` at
     ``floor``, and every term scored on the columns ``keep`` names (all of them when None),
-    from one batch of texts (per ``BATCH_TEXTS``).
+    from one batch of texts (per ``BATCH_TEXTS``). ``cover[q]``, where given, names terms of
+    query ``q`` whose rows hold every row ``keep`` may keep: its rows are then theirs alone
+    (the other terms' rows could not be kept; for one term, no union is made).
 
     The scores are those :func:`candidate_sets` gives the same rows. None where the scorer's
     batches do not score each column independently (``independent_columns``): the caller then
@@ -134,32 +171,56 @@ def retrieved_sets(
             m = len(terms)
             mine = found[lo : lo + m]
             got = [r for r, _ in mine]
-            every = np.concatenate(got) if m else _NO_ROWS
-            rows = sorted_unique(every).astype(np.int64, copy=False)
-            # member[i, j]: term i retrieves rows[j] (each term's rows are distinct)
-            member = np.zeros((m, len(rows)), dtype=bool)
-            member[_term_of(m, [len(r) for r in got]), rows.searchsorted(every)] = True
+            over = range(m) if cover is None else cover[len(out)]
+            rows, member = _membership(got, over)
             cols = np.arange(len(rows)) if keep is None else keep(len(out), rows, member)
-            asked = rows.take(cols)
-            # a term that retrieves every row asked for brought its scores with them; the
-            # others (a run of them, from the first to the last) are asked of the batch
-            whole = member.take(cols, axis=1).all(axis=1)
-            short = (~whole).nonzero()[0].tolist()
-            a, b = (short[0], short[-1] + 1) if short else (m, m)
             scores = np.empty((m, len(cols)), dtype=np.float32)
-            for i, (got_i, values) in enumerate(mine):
-                if not a <= i < b:
-                    scores[i] = values.take(got_i.searchsorted(asked))
-            if short:
-                scores[a:b] = batch.score(slice(lo + a, lo + b), asked)
+            if len(cols):
+                asked = rows.take(cols)
+                # a term that retrieves every row asked for brought its scores with them; the
+                # others (a run of them, from the first to the last) are asked of the batch
+                whole = member.whole(cols)
+                a, b = m, m
+                for i in range(m):
+                    if i not in whole:
+                        a, b = min(a, i), i + 1
+                for i, (got_i, values) in enumerate(mine):
+                    if not a <= i < b:
+                        scores[i] = values.take(got_i.searchsorted(asked))
+                if a < b:
+                    scores[a:b] = batch.score(slice(lo + a, lo + b), asked)
             out.append(RetrievedSet(rows, list(terms), member, cols, scores))
             lo += m
     return out
 
 
-def _term_of(m: int, sizes: list[int]) -> np.ndarray:
-    """Each entry's term when ``m`` terms' rows of ``sizes`` are concatenated."""
-    return np.arange(m).repeat(sizes)
+def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray, Membership]:
+    """The rows (ascending) the terms ``over`` retrieve, and which term retrieves which of
+    them (``got[i]``: term ``i``'s rows, ascending)."""
+    m = len(got)
+    parts = [got[i] for i in over]
+    if len(over) == 1:  # one term's rows: ascending and distinct already
+        rows = parts[0]
+    else:
+        every = np.concatenate(parts) if parts else _NO_ROWS
+        rows = sorted_unique(every)
+    coded = m <= MAX_CODED_TERMS
+    if not coded:
+        matrix = np.zeros((m, len(rows)), dtype=bool)
+    elif len(over) == 1:
+        codes = np.full(len(rows), 1 << over[0], dtype=np.uint16)
+    else:  # each row's terms among those of over: distinct bits, so their sum
+        bits = _BITS.take(np.asarray(over, dtype=np.intp)).repeat([len(r) for r in parts])
+        at = rows.searchsorted(every)
+        codes = np.bincount(at, weights=bits, minlength=len(rows)).astype(np.uint16)
+    for i, mine in enumerate(got):
+        if not coded or (i not in over and len(mine) and len(rows)):
+            hit = mine.take(mine.searchsorted(rows), mode="clip") == rows if len(mine) else False
+            if coded:
+                codes[hit] |= np.uint16(1 << i)
+            else:
+                matrix[i] = hit
+    return rows, Membership(m, codes=codes) if coded else Membership(m, matrix=matrix)
 
 
 def candidate_sets(

@@ -37,6 +37,7 @@ from logir.index.base import Scorer, retrieved_mask
 from logir.limits import MAX_DEPTH
 from logir.logic.candidates import (
     CandidateSet,
+    Membership,
     query_candidate_sets,
     retrieved_sets,
 )
@@ -71,7 +72,8 @@ class _Plan:
     only node that reads its children's sets when scoring), and, for a form of at most
     ``MAX_TABLE_TERMS`` terms, its truth table: ``table[b]`` says whether a row whose term
     ``i`` retrieves it exactly when bit ``i`` of ``b`` is set is kept (with ``weights``, bit
-    ``i``'s value)."""
+    ``i``'s value), and ``cover``: the positions of the fewest terms whose lists hold every row
+    the form keeps (one term for ``a AND (b OR c)``: only ``a``'s rows need a look)."""
 
     query: Query
     texts: list[str]
@@ -82,6 +84,7 @@ class _Plan:
     has_or: bool
     table: np.ndarray | None
     weights: np.ndarray | None
+    cover: tuple[int, ...]
 
 
 @lru_cache(maxsize=4096)
@@ -98,12 +101,14 @@ def _plan(query: Query) -> _Plan:
         if text in minus:
             labels.append((minus[text], i))
     table = weights = None
+    cover = tuple(range(len(texts)))
     if len(texts) <= MAX_TABLE_TERMS:  # every combination of the terms' sets, as columns
         combos = np.arange(1 << len(texts))
         member = (combos[None, :] >> np.arange(len(texts))[:, None]) & 1 == 1
         table = np.zeros(len(combos), dtype=bool)
         table[_walk_kept(query, row, member)] = True
         weights = np.left_shift(1, np.arange(len(texts)))
+        cover = _cover(table, len(texts))
     return _Plan(
         query,
         texts,
@@ -114,7 +119,21 @@ def _plan(query: Query) -> _Plan:
         _has_or(query),
         table,
         weights,
+        cover,
     )
+
+
+def _cover(table: np.ndarray, m: int) -> tuple[int, ...]:
+    """The positions of the fewest of ``m`` terms (the first such set in position order) such
+    that every combination of sets the truth table keeps holds one of them: the rows those
+    terms retrieve hold every row the form keeps. All of them past 8 terms."""
+    if m > 8:
+        return tuple(range(m))
+    kept = table.nonzero()[0].tolist()
+    for s in sorted(range(1 << m), key=lambda s: (s.bit_count(), s)):
+        if all(b & s for b in kept):
+            return tuple(i for i in range(m) if s >> i & 1)
+    return tuple(range(m))  # not reached: the set of every term holds every kept combination
 
 
 def _has_or(query: Query) -> bool:
@@ -176,11 +195,12 @@ class Sets(Composer):
         # the other candidates need no score, nor do the members the set algebra drops
         simple = [i for i, p in enumerate(plans) if not p.outsiders]
 
-        def kept(q: int, rows: np.ndarray, member: np.ndarray) -> np.ndarray:
+        def kept(q: int, rows: np.ndarray, member: Membership) -> np.ndarray:
             return _kept(plans[simple[q]], member)
 
         texts = [plans[i].texts for i in simple]
-        lists = retrieved_sets(scorer, texts, self.depth, self.floor, kept) if simple else []
+        cover = [plans[i].cover for i in simple]
+        lists = retrieved_sets(scorer, texts, self.depth, self.floor, kept, cover) if simple else []
         if lists is not None:  # None: the scorer's columns are not independent
             for i, rs in zip(simple, lists, strict=True):
                 built[i] = _combine(plans[i], rs.rows, rs.member, rs.cols, rs.scores)
@@ -209,19 +229,25 @@ class Sets(Composer):
         # top-k padding, at least floor times the term's best); every row of a list is in the
         # universe
         term_of, at = np.nonzero(retrieved_mask(lists, top, self.floor))
-        member = np.zeros((len(cands.terms), len(universe)), dtype=bool)
-        member[term_of, np.searchsorted(universe, lists[term_of, at])] = True
+        matrix = np.zeros((len(cands.terms), len(universe)), dtype=bool)
+        matrix[term_of, np.searchsorted(universe, lists[term_of, at])] = True
+        member = Membership(len(cands.terms), matrix=matrix)
         cols = _kept(plan, member)
         return _combine(plan, universe, member, cols, cands.scores[:, cols])
 
 
-def _kept(plan: _Plan, member: np.ndarray) -> np.ndarray:
-    """The columns the set algebra of the plan's form keeps: ``member[i, j]`` says whether
-    term ``plan.texts[i]`` retrieves the row of column ``j``. Read off the plan's truth table
-    where it has one (one lookup, whatever the form)."""
+def _kept(plan: _Plan, member: Membership) -> np.ndarray:
+    """The columns the set algebra of the plan's form keeps, given which term of
+    ``plan.texts`` retrieves the row of each column. Read off the plan's truth table where it
+    has one (one lookup, whatever the form)."""
     if plan.table is None or plan.weights is None:
-        return _walk_kept(plan.query, plan.row, member)
-    combo = plan.weights @ member  # each column's combination of sets, as table positions
+        matrix = member.matrix
+        if matrix is None:
+            assert member.codes is not None
+            matrix = member.at(np.arange(len(member.codes)))
+        return _walk_kept(plan.query, plan.row, matrix)
+    # each column's combination of sets, as table positions
+    combo = member.codes if member.codes is not None else plan.weights @ member.matrix
     return plan.table.take(combo).nonzero()[0]
 
 
@@ -242,7 +268,7 @@ def _walk_kept(query: Query, row: dict[str, int], member: np.ndarray) -> np.ndar
 def _combine(
     plan: _Plan,
     universe: np.ndarray,
-    member: np.ndarray,
+    member: Membership,
     cols: np.ndarray,
     scores: np.ndarray,
 ) -> _Result:
@@ -254,18 +280,18 @@ def _combine(
     else:  # nothing kept
         hits, rows, final = scores, cols, np.zeros(0, dtype=np.float32)
     term_scores = {label: hits[i] for label, i in plan.labels}
-    return _Result(plan.form, universe.take(rows), final, term_scores)
+    return _Result(plan.form, universe.take(rows).astype(np.int64, copy=False), final, term_scores)
 
 
 def _ranked(
-    plan: _Plan, member: np.ndarray, cols: np.ndarray, scores: np.ndarray
+    plan: _Plan, member: Membership, cols: np.ndarray, scores: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kept columns ``cols`` best first: each term's scores on them, the columns, and
     their composed scores (float32); see :func:`_combine`."""
     # numpy's methods, not its functions: on a few hundred columns the dispatch is the cost
     exact = scores.astype(np.float64)
     if plan.has_or:  # an OR reads its children's sets; a term's own: its score or -inf
-        inside = member.take(cols, axis=1)
+        inside = member.at(cols)
         score = _walk_scores(plan, inside, exact, np.where(inside, exact, -np.inf))
     else:  # a kept column is in every AND child's set: only the scores count
         score = _walk_scores(plan, None, exact, exact)
