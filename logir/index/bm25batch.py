@@ -16,6 +16,7 @@ from logir.index.base import Retrieved, retrieved_by_search, sparse_row_topk
 from logir.index.bm25kernels import (
     Postings,
     add_at_rows,
+    add_list_at_rows,
     add_postings,
     posting,
     posting_sums,
@@ -175,7 +176,7 @@ class BM25Batch:
         """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
         n = self._n
         doc_idx = np.ascontiguousarray(doc_idx, dtype=np.int64).ravel()
-        if np.count_nonzero(doc_idx.view(np.uint64) >= n):  # a negative row wraps past n
+        if len(doc_idx) and doc_idx.view(np.uint64).max() >= n:  # a negative row wraps past n
             raise LogirError(f"document rows out of range 0..{n - 1}")
         r0, r1, step = rows.indices(len(self._ids))
         if step != 1:
@@ -192,10 +193,11 @@ class BM25Batch:
                     continue
                 ids = self._ids[r]
                 if len(ids) == 1 and ordered:  # its row is its list: look up or scatter
-                    t = ids[0]
-                    length = indptr[t + 1] - indptr[t]
+                    t = int(ids[0])
+                    length = int(indptr[t + 1] - indptr[t])
                     if len(doc_idx) * _LOOKUP_COST <= length or length >= _LOOKUP_MIN:
-                        add_at_rows(self._postings, ids, doc_idx, out[i])
+                        if length:
+                            add_list_at_rows(*posting(self._postings, t), doc_idx, out[i])
                         continue
                 elif r not in self._rows and ordered and self._lookup_pays(ids, doc_idx):
                     add_at_rows(self._postings, ids, doc_idx, out[i])  # no row to build

@@ -167,15 +167,21 @@ def add_at_rows(postings: Postings, ids: np.ndarray, doc_idx: np.ndarray, out: n
     p = postings
     indptr = p.indptr
     for t in ids.tolist():
-        if indptr[t + 1] == indptr[t]:
-            continue
-        docs, data = posting(p, t)
-        # the rows in the list's own type: searchsorted would otherwise convert the whole list
-        rows = doc_idx.astype(docs.dtype, copy=False)
-        pos = docs.searchsorted(rows)  # the methods: see retrieved_rows
-        add = data.take(pos, mode="clip")  # a row past the list's last reads its last entry
-        add *= docs.take(pos, mode="clip") == rows  # a missing row adds 0 (finite x * 0 is 0)
-        out += add
+        if indptr[t + 1] != indptr[t]:
+            add_list_at_rows(*posting(p, t), doc_idx, out)
+
+
+def add_list_at_rows(
+    docs: np.ndarray, data: np.ndarray, doc_idx: np.ndarray, out: np.ndarray
+) -> None:
+    """Add one posting list's entries (``docs``, ascending and not empty, and ``data``) at rows
+    ``doc_idx`` to ``out``: :func:`add_at_rows` of one token (a row the list lacks adds
+    nothing)."""
+    # the rows in the list's own type: searchsorted would otherwise convert the whole list
+    rows = doc_idx.astype(docs.dtype, copy=False)
+    pos = docs.searchsorted(rows)  # the methods: see retrieved_rows
+    # a row past the list's last reads its last entry, and is not added
+    np.add(out, data.take(pos, mode="clip"), out=out, where=docs.take(pos, mode="clip") == rows)
 
 
 def postings_length(postings: Postings, ids: np.ndarray) -> int:

@@ -88,6 +88,7 @@ class CandidateSet:
 MAX_CODED_TERMS = 16  # a query of at most this many terms codes its rows' sets in 16 bits
 _SHIFTS = np.arange(MAX_CODED_TERMS, dtype=np.uint16)
 _BITS = np.left_shift(1, _SHIFTS.astype(np.int64))  # term i's bit
+_BIT16 = [np.uint16(1 << i) for i in range(MAX_CODED_TERMS)]
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,18 @@ class Membership:
             return self.at(cols).all(axis=1).nonzero()[0].tolist()
         every = int(np.bitwise_and.reduce(self.codes.take(cols))) if len(cols) else -1
         return [i for i in range(self.m) if every >> i & 1]
+
+
+@dataclass(frozen=True)
+class Cover:
+    """What a composer knows of the rows it keeps before any is found, for
+    :func:`retrieved_sets`: ``terms``, the positions of terms whose rows hold every row it
+    keeps; ``always``, the bits (``1 << i``) of the terms that retrieve every row it keeps;
+    ``never``, those of the terms that retrieve none of them."""
+
+    terms: tuple[int, ...]
+    always: int = 0
+    never: int = 0
 
 
 #: ``keep(query position, rows, member)``: the columns of ``rows`` (ascending) whose scores a
@@ -145,13 +158,13 @@ def retrieved_sets(
     k: int,
     floor: float,
     keep: Keep | None = None,
-    cover: Sequence[Sequence[int]] | None = None,
+    cover: Sequence[Cover] | None = None,
 ) -> list[RetrievedSet] | None:
     """For each query (its term texts): the rows its terms retrieve from their top ``k`` at
     ``floor``, and every term scored on the columns ``keep`` names (all of them when None),
-    from one batch of texts (per ``BATCH_TEXTS``). ``cover[q]``, where given, names terms of
-    query ``q`` whose rows hold every row ``keep`` may keep: its rows are then theirs alone
-    (the other terms' rows could not be kept; for one term, no union is made).
+    from one batch of texts (per ``BATCH_TEXTS``). ``cover[q]``, where given, says what
+    ``keep`` keeps of query ``q``: its rows are then those of the cover's terms alone (the
+    other terms' rows could not be kept; for one term, no union is made).
 
     The scores are those :func:`candidate_sets` gives the same rows. None where the scorer's
     batches do not score each column independently (``independent_columns``): the caller then
@@ -171,19 +184,23 @@ def retrieved_sets(
             m = len(terms)
             mine = found[lo : lo + m]
             got = [r for r, _ in mine]
-            over = range(m) if cover is None else cover[len(out)]
-            rows, member = _membership(got, over)
+            known = Cover(tuple(range(m))) if cover is None else cover[len(out)]
+            rows, member = _membership(got, known.terms)
             cols = np.arange(len(rows)) if keep is None else keep(len(out), rows, member)
             scores = np.empty((m, len(cols)), dtype=np.float32)
             if len(cols):
                 asked = rows.take(cols)
                 # a term that retrieves every row asked for brought its scores with them; the
                 # others (a run of them, from the first to the last) are asked of the batch
-                whole = member.whole(cols)
-                a, b = m, m
+                a, b, whole = m, m, None
                 for i in range(m):
-                    if i not in whole:
-                        a, b = min(a, i), i + 1
+                    if known.always >> i & 1:
+                        continue
+                    if not known.never >> i & 1:
+                        whole = member.whole(cols) if whole is None else whole
+                        if i in whole:
+                            continue
+                    a, b = min(a, i), i + 1
                 for i, (got_i, values) in enumerate(mine):
                     if not a <= i < b:
                         scores[i] = values.take(got_i.searchsorted(asked))
@@ -217,7 +234,7 @@ def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray,
         if not coded or (i not in over and len(mine) and len(rows)):
             hit = mine.take(mine.searchsorted(rows), mode="clip") == rows if len(mine) else False
             if coded:
-                codes[hit] |= np.uint16(1 << i)
+                codes[hit] |= _BIT16[i]
             else:
                 matrix[i] = hit
     return rows, Membership(m, codes=codes) if coded else Membership(m, matrix=matrix)

@@ -37,6 +37,7 @@ from logir.index.base import Scorer, retrieved_mask
 from logir.limits import MAX_DEPTH
 from logir.logic.candidates import (
     CandidateSet,
+    Cover,
     Membership,
     query_candidate_sets,
     retrieved_sets,
@@ -72,8 +73,8 @@ class _Plan:
     only node that reads its children's sets when scoring), and, for a form of at most
     ``MAX_TABLE_TERMS`` terms, its truth table: ``table[b]`` says whether a row whose term
     ``i`` retrieves it exactly when bit ``i`` of ``b`` is set is kept (with ``weights``, bit
-    ``i``'s value), and ``cover``: the positions of the fewest terms whose lists hold every row
-    the form keeps (one term for ``a AND (b OR c)``: only ``a``'s rows need a look)."""
+    ``i``'s value), and what it says of the kept rows (``cover``: for ``a AND (b OR c)``, only
+    ``a``'s rows need a look, and ``a`` retrieves them all)."""
 
     query: Query
     texts: list[str]
@@ -84,7 +85,7 @@ class _Plan:
     has_or: bool
     table: np.ndarray | None
     weights: np.ndarray | None
-    cover: tuple[int, ...]
+    cover: Cover
 
 
 @lru_cache(maxsize=4096)
@@ -101,7 +102,7 @@ def _plan(query: Query) -> _Plan:
         if text in minus:
             labels.append((minus[text], i))
     table = weights = None
-    cover = tuple(range(len(texts)))
+    cover = Cover(tuple(range(len(texts))))
     if len(texts) <= MAX_TABLE_TERMS:  # every combination of the terms' sets, as columns
         combos = np.arange(1 << len(texts))
         member = (combos[None, :] >> np.arange(len(texts))[:, None]) & 1 == 1
@@ -123,17 +124,21 @@ def _plan(query: Query) -> _Plan:
     )
 
 
-def _cover(table: np.ndarray, m: int) -> tuple[int, ...]:
-    """The positions of the fewest of ``m`` terms (the first such set in position order) such
-    that every combination of sets the truth table keeps holds one of them: the rows those
-    terms retrieve hold every row the form keeps. All of them past 8 terms."""
-    if m > 8:
-        return tuple(range(m))
+def _cover(table: np.ndarray, m: int) -> Cover:
+    """What the truth table of a form of ``m`` terms says of the rows it keeps (see
+    :class:`~logir.logic.candidates.Cover`): the positions of the fewest terms (the first such
+    set in position order) such that every combination of sets it keeps holds one of them (all
+    of them past 8 terms), and the terms in every kept combination, and in none."""
     kept = table.nonzero()[0].tolist()
-    for s in sorted(range(1 << m), key=lambda s: (s.bit_count(), s)):
-        if all(b & s for b in kept):
-            return tuple(i for i in range(m) if s >> i & 1)
-    return tuple(range(m))  # not reached: the set of every term holds every kept combination
+    always = reduce(lambda a, b: a & b, kept, (1 << m) - 1)
+    never = ~reduce(lambda a, b: a | b, kept, 0) & ((1 << m) - 1)
+    terms = tuple(range(m))
+    if m <= 8:
+        for s in sorted(range(1 << m), key=lambda s: (s.bit_count(), s)):
+            if all(b & s for b in kept):
+                terms = tuple(i for i in range(m) if s >> i & 1)
+                break
+    return Cover(terms, always, never)
 
 
 def _has_or(query: Query) -> bool:
