@@ -14,6 +14,7 @@ import numpy as np
 from logir.errors import LogirError
 from logir.index.base import Retrieved, retrieved_by_search, sparse_row_topk
 from logir.index.bm25kernels import (
+    FEW_ROWS,
     Postings,
     add_at_rows,
     add_list_at_rows,
@@ -176,7 +177,12 @@ class BM25Batch:
         """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
         n = self._n
         doc_idx = np.ascontiguousarray(doc_idx, dtype=np.int64).ravel()
-        if len(doc_idx) and doc_idx.view(np.uint64).max() >= n:  # a negative row wraps past n
+        if len(doc_idx) <= FEW_ROWS:  # a few rows: Python's min and max cost less than numpy's
+            listed = doc_idx.tolist()
+            bad = bool(listed) and (min(listed) < 0 or max(listed) >= n)
+        else:  # a negative row wraps past n
+            bad = bool(doc_idx.view(np.uint64).max() >= n)
+        if bad:
             raise LogirError(f"document rows out of range 0..{n - 1}")
         r0, r1, step = rows.indices(len(self._ids))
         if step != 1:

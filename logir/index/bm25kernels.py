@@ -21,6 +21,8 @@ from logir.index.scratch import scratch
 #: posting lists: bm25s's scores as a CSR matrix, or a compact index's lists
 Postings = sp.csr_matrix | CompactPostings
 
+FEW_ROWS = 8  # rows this few are looked up one by one: numpy's fixed cost per call dominates
+
 
 def posting(postings: Postings, t: int) -> tuple[np.ndarray, np.ndarray]:
     """Token ``t``'s documents and its BM25 contribution to each (views for a CSR matrix)."""
@@ -180,6 +182,12 @@ def add_list_at_rows(
     # the rows in the list's own type: searchsorted would otherwise convert the whole list
     rows = doc_idx.astype(docs.dtype, copy=False)
     pos = docs.searchsorted(rows)  # the methods: see retrieved_rows
+    if len(rows) <= FEW_ROWS:  # one by one: fewer numpy calls
+        last = len(docs)
+        for j, (row, p) in enumerate(zip(rows.tolist(), pos.tolist(), strict=True)):
+            if p < last and docs[p] == row:
+                out[j] += data[p]  # float32 + float32, as below
+        return
     # a row past the list's last reads its last entry, and is not added
     np.add(out, data.take(pos, mode="clip"), out=out, where=docs.take(pos, mode="clip") == rows)
 
