@@ -188,8 +188,9 @@ def add_list_at_rows(
             if p < last and docs[p] == row:
                 out[j] += data[p]  # float32 + float32, as below
         return
-    # a row past the list's last reads its last entry, and is not added
-    np.add(out, data.take(pos, mode="clip"), out=out, where=docs.take(pos, mode="clip") == rows)
+    add = data.take(pos, mode="clip")  # a row past the list's last reads its last entry
+    add *= docs.take(pos, mode="clip") == rows  # a missing row adds 0 (finite x * 0 is 0)
+    out += add
 
 
 def postings_length(postings: Postings, ids: np.ndarray) -> int:

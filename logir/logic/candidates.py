@@ -87,7 +87,6 @@ class CandidateSet:
 
 MAX_CODED_TERMS = 16  # a query of at most this many terms codes its rows' sets in 16 bits
 _SHIFTS = np.arange(MAX_CODED_TERMS, dtype=np.uint16)
-_BITS = np.left_shift(1, _SHIFTS.astype(np.int64))  # term i's bit
 _BIT16 = [np.uint16(1 << i) for i in range(MAX_CODED_TERMS)]
 
 
@@ -213,31 +212,27 @@ def retrieved_sets(
 
 def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray, Membership]:
     """The rows (ascending) the terms ``over`` retrieve, and which term retrieves which of
-    them (``got[i]``: term ``i``'s rows, ascending)."""
+    them (``got[i]``: term ``i``'s rows, ascending). One term's rows (few kept, as a rule) get
+    codes; a union, a matrix."""
     m = len(got)
-    parts = [got[i] for i in over]
-    if len(over) == 1:  # one term's rows: ascending and distinct already
-        rows = parts[0]
-    else:
-        every = np.concatenate(parts) if parts else _NO_ROWS
-        rows = sorted_unique(every)
-    coded = m <= MAX_CODED_TERMS
-    if not coded:
-        matrix = np.zeros((m, len(rows)), dtype=bool)
-    elif len(over) == 1:
+    if len(over) == 1 and m <= MAX_CODED_TERMS:  # ascending and distinct already
+        rows = got[over[0]]
         codes = np.full(len(rows), 1 << over[0], dtype=np.uint16)
-    else:  # each row's terms among those of over: distinct bits, so their sum
-        bits = _BITS.take(np.asarray(over, dtype=np.intp)).repeat([len(r) for r in parts])
-        at = rows.searchsorted(every)
-        codes = np.bincount(at, weights=bits, minlength=len(rows)).astype(np.uint16)
+        for i, mine in enumerate(got):
+            if i != over[0] and len(mine) and len(rows):
+                codes[mine.take(mine.searchsorted(rows), mode="clip") == rows] |= _BIT16[i]
+        return rows, Membership(m, codes=codes)
+    parts = [got[i] for i in over]
+    every = np.concatenate(parts) if parts else _NO_ROWS
+    rows = sorted_unique(every)
+    matrix = np.zeros((m, len(rows)), dtype=bool)
+    at = np.asarray(over, dtype=np.intp).repeat([len(r) for r in parts])
+    matrix[at, rows.searchsorted(every)] = True  # each term's rows are distinct
+    inside = set(over)
     for i, mine in enumerate(got):
-        if not coded or (i not in over and len(mine) and len(rows)):
-            hit = mine.take(mine.searchsorted(rows), mode="clip") == rows if len(mine) else False
-            if coded:
-                codes[hit] |= _BIT16[i]
-            else:
-                matrix[i] = hit
-    return rows, Membership(m, codes=codes) if coded else Membership(m, matrix=matrix)
+        if i not in inside and len(mine) and len(rows):
+            matrix[i] = mine.take(mine.searchsorted(rows), mode="clip") == rows
+    return rows, Membership(m, matrix=matrix)
 
 
 def candidate_sets(
