@@ -87,6 +87,7 @@ class CandidateSet:
 
 MAX_CODED_TERMS = 16  # a query of at most this many terms codes its rows' sets in 16 bits
 _SHIFTS = np.arange(MAX_CODED_TERMS, dtype=np.uint16)
+_WEIGHTS = np.left_shift(1, np.arange(MAX_CODED_TERMS, dtype=np.int64))  # term i's bit
 _BIT16 = [np.uint16(1 << i) for i in range(MAX_CODED_TERMS)]
 
 
@@ -106,6 +107,14 @@ class Membership:
             assert self.matrix is not None
             return self.matrix.take(cols, axis=1)
         return (self.codes.take(cols) >> _SHIFTS[: self.m, None]) & 1 == 1
+
+    def codes_at(self, cols: np.ndarray) -> list[int]:
+        """Each column's code (bit ``i`` set: term ``i`` retrieves its row); ``m`` at most
+        ``MAX_CODED_TERMS``."""
+        if self.codes is not None:
+            return self.codes.take(cols).tolist()
+        assert self.matrix is not None and self.m <= MAX_CODED_TERMS
+        return (_WEIGHTS[: self.m] @ self.matrix.take(cols, axis=1)).tolist()
 
     def whole(self, cols: np.ndarray) -> list[int]:
         """The terms (ascending) that retrieve the rows of every column ``cols``."""

@@ -36,6 +36,7 @@ import numpy as np
 from logir.index.base import Scorer, retrieved_mask
 from logir.limits import MAX_DEPTH
 from logir.logic.candidates import (
+    MAX_CODED_TERMS,
     CandidateSet,
     Cover,
     Membership,
@@ -44,6 +45,7 @@ from logir.logic.candidates import (
 )
 from logir.logic.contract import Composer, Param, StateCache
 from logir.logic.ranking import Ranking
+from logir.logic.setrows import RowScore, ranked_rows, row_scorer
 from logir.query import And, Not, Or, Query, Term, signed_terms, terms
 from logir.query.reading import Reading
 
@@ -52,6 +54,7 @@ DEFAULT_FLOOR = 0.6
 
 
 MAX_TABLE_TERMS = 12  # a form of at most this many terms keeps its truth table (4096 entries)
+FEW_COLUMNS = 16  # kept rows this few are scored one by one (logic.setrows)
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,9 @@ class _Plan:
     only node that reads its children's sets when scoring), and, for a form of at most
     ``MAX_TABLE_TERMS`` terms, its truth table: ``table[b]`` says whether a row whose term
     ``i`` retrieves it exactly when bit ``i`` of ``b`` is set is kept (with ``weights``, bit
-    ``i``'s value), and what it says of the kept rows (``cover``: for ``a AND (b OR c)``, only
-    ``a``'s rows need a look, and ``a`` retrieves them all)."""
+    ``i``'s value), what it says of the kept rows (``cover``: for ``a AND (b OR c)``, only
+    ``a``'s rows need a look, and ``a`` retrieves them all), and its row scorer
+    (:mod:`logir.logic.setrows`)."""
 
     query: Query
     texts: list[str]
@@ -86,6 +90,7 @@ class _Plan:
     table: np.ndarray | None
     weights: np.ndarray | None
     cover: Cover
+    row_score: RowScore
 
 
 @lru_cache(maxsize=4096)
@@ -121,6 +126,7 @@ def _plan(query: Query) -> _Plan:
         table,
         weights,
         cover,
+        row_scorer(query, row),
     )
 
 
@@ -293,6 +299,11 @@ def _ranked(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kept columns ``cols`` best first: each term's scores on them, the columns, and
     their composed scores (float32); see :func:`_combine`."""
+    if len(cols) <= FEW_COLUMNS and member.m <= MAX_CODED_TERMS:  # one by one: see setrows
+        codes = member.codes_at(cols) if plan.has_or else [0] * len(cols)
+        order, final = ranked_rows(plan.row_score, scores.T.tolist(), codes)
+        at = np.asarray(order, dtype=np.intp)
+        return scores.take(at, axis=1), cols.take(at), np.asarray(final, dtype=np.float32)
     # numpy's methods, not its functions: on a few hundred columns the dispatch is the cost
     exact = scores.astype(np.float64)
     if plan.has_or:  # an OR reads its children's sets; a term's own: its score or -inf
