@@ -68,6 +68,9 @@ class BM25Scorer:
         self._words = _words_of(self.params.get("tokenizer", "two_plus"))
         self._csr: sp.csr_matrix | None = None
         self._kept_ids: LRU[str, np.ndarray] = LRU(_KEPT_IDS)  # see token_ids
+        self._kept_batches: LRU[tuple[str, ...], tuple[list[np.ndarray], np.ndarray]] = LRU(
+            _KEPT_IDS
+        )  # see prepare
         self._impacts: Impacts | None = Impacts()  # score-ordered list heads, see prepare
         if isinstance(retriever, CompactPostings):  # logir's compact format: scores when read
             self._lists: bm25kernels.Postings = retriever
@@ -282,10 +285,18 @@ class BM25Scorer:
         return idx, val
 
     def prepare(self, texts: list[str]) -> BM25Batch:
-        """`texts` tokenised once, for ``search`` and ``score`` from one sparse product."""
-        ids = self.token_ids(list(texts))
-        offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
-        return BM25Batch(self._lists, ids, offsets, self.postings_sorted, self._impacts)
+        """`texts` tokenised once, for ``search`` and ``score`` from one sparse product. The
+        token ids and constants of the last few thousand short lists of texts are kept."""
+        key = tuple(texts)
+        kept = self._kept_batches.get(key)
+        if kept is None:
+            ids = self.token_ids(list(texts))
+            offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
+            offsets.setflags(write=False)
+            kept = (ids, offsets)
+            if sum(len(t) for t in texts) <= _KEPT_CHARS:
+                self._kept_batches.put(key, kept)
+        return BM25Batch(self._lists, kept[0], kept[1], self.postings_sorted, self._impacts)
 
     def match_set(self, term: str) -> np.ndarray:
         """Rows (sorted) of documents containing every stemmed, non-stop token of `term`.

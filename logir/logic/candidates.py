@@ -182,7 +182,8 @@ def retrieved_sets(
         raise ValueError(f"candidate depth k must be at least 1, got {k}")
     out: list[RetrievedSet] = []
     limit = BATCH_TEXTS if callable(getattr(scorer, "prepare", None)) else None
-    for chunk in _chunks([(terms, None) for terms in queries], limit):
+    pairs: list[tuple[list[str], str | None]] = [(terms, None) for terms in queries]
+    for chunk in [pairs] if len(pairs) == 1 else _chunks(pairs, limit):  # one: one chunk
         batch = prepare(scorer, [t for terms, _ in chunk for t in terms])
         if not getattr(batch, "independent_columns", False):
             return None

@@ -198,9 +198,15 @@ class Sets(Composer):
         return out
 
     def _prepare(self, readings: list[Reading], scorer: Scorer) -> list[_Result]:
-        keys = [(r.text, r.query) for r in readings]
+        # a form's canonical string stands for it (a string's hash is kept, a form's is not)
+        of: dict[tuple[str, str], _Plan] = {}
+        keys = []
+        for r in readings:
+            plan = _plan(r.query)
+            keys.append((r.text, plan.form))
+            of[keys[-1]] = plan
         found, todo = self._results.split(keys, scorer)
-        plans = [_plan(q) for _, q in todo]
+        plans = [of[key] for key in todo]
         built: list[_Result | None] = [None] * len(todo)
         # a query that keeps no document outside its terms' lists ranks their members only:
         # the other candidates need no score, nor do the members the set algebra drops
