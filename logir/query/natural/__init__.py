@@ -7,7 +7,8 @@ wrong split costs more ranking quality than a missed one.
 What :func:`decompose` recognises, in the order it looks:
 
 0. **A frame** around the query proper is dropped: ``Is it true that ...`` (whose negation is then
-   the fact asked, not an exclusion), ``Find a passage about ...``, ``I'm looking for ...``.
+   the fact asked, not an exclusion), ``Find a passage about ...``, ``I'm looking for ...``,
+   ``I need information on ...``, ``Show me ...``.
 1. **Condition lists** (MultiConIR instruction style): ``Find a movie that meets the following
    conditions: 1. ..., 2. ...``, ``(1) ... (2) ...``, ``1) ...; 2) ...`` and bulleted lines. Each
    item becomes a conjunct (and is itself decomposed); a header that only announces the list is
@@ -16,8 +17,10 @@ What :func:`decompose` recognises, in the order it looks:
 2. **Negation cues**: ``not``, ``never``, ``n't`` after an auxiliary, ``neither ... nor``,
    ``excluding``, ``except (for)``, ``other than``, ``without``, ``apart from``, ``aside from``,
    ``besides``, ``not counting``, ``rather than``, ``instead of``, ``as opposed to``, ``free
-   of``, ``, minus``, ``, lacking``, ``unrelated to``, ``don't mention``, ``refrain from``,
-   ``nothing is said about``, ``no X`` and ``nothing with X``, ``-term``, ``if you don't like
+   of``, ``with the exception of``, ``setting aside``, ``, minus`` (or ``minus`` before a name),
+   ``, lacking``, ``unrelated to``, ``nothing to do with``, ``don't mention``, ``refrain from``,
+   ``skipping``, ``nothing is said about``, ``no X`` and ``nothing with X`` / ``nothing about X``,
+   ``-term``, ``if you don't like
    X``, a fronted ``In addition to X, what other ...``, parenthetical ``(excluding ...)``. The
    negated clause and its cue are cut out of the query; what is left, kept as one fluent phrase,
    is the positive part, less a word that only led into the negated stretch (``desserts

@@ -144,6 +144,7 @@ _EXCEPTION_WORDS = (
     r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
+    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside"
 )
 
 CUES: tuple[Cue, ...] = (
@@ -174,7 +175,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b|,\s*(?:minus|lacking)\b",
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b|,\s*(?:minus|lacking)\b"
+        # "minus" with no comma only before a name or "any": "Spain minus Madrid"
+        r"|(?<=\w)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those)\b)",
         "comma",
         key=r"exclud|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free",
@@ -184,8 +187,9 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
         r"|(?:^|[,;(]\s*|\b(?:but|and|please)\s+)(?:(?:could|can|would|will)\s+you\s+)?"
-        r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip",
+        r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip(?:ping)?"
+        r"|(?:leave|set|put)\s+aside)\b",
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,
@@ -205,7 +209,8 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|,\s*|\b(?:with|having|containing)\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
-        r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from)\s+)(?=[^\W\d_])",
+        r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
+        r"|concerning|related\s+to)\s+)(?=[^\W\d_])",
         "no",
         key=r"\bno\s|\bnothing\s",
     ),
@@ -225,8 +230,9 @@ CUES: tuple[Cue, ...] = (
     _cue(NEGATION_WITHOUT, r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b", key="without"),
     _cue(
         NEGATION_UNRELATED,
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to)\b",
-        key="unrelated",
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to"
+        r"|(?:(?:that|which|who)\s+)?(?:(?:has|have|had)\s+)?nothing\s+to\s+do\s+with)\b",
+        key="unrelated|nothing",
     ),
     _cue(
         NEGATION_DONT_MENTION,
@@ -392,10 +398,15 @@ FRAME = re.compile(
     r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?"
     r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
     r"|that\s+(?:describes?|discuss(?:es)?|mentions?|is\s+about|are\s+about))"
-    r"|i\s*(?:['\u2019]m|\s+am)\s+looking\s+for)\s+",
+    r"|i\s*(?:['\u2019]m|\s+am)\s+looking\s+for|(?:please\s+)?(?:show|give|get|find)\s+me"
+    r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
+    r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?"
+    r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts)"
+    r"\s+(?:on|about|regarding|concerning))?)\s+",
     re.I,
 )
-"""A frame around the query proper: ``Is it true that``, ``Find a passage about``."""
+"""A frame around the query proper: ``Is it true that``, ``Find a passage about``, ``I need
+information on``."""
 
 
 def lead_stripped(v: View) -> View:
