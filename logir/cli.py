@@ -245,14 +245,16 @@ def index_cmd(
         ),
     ] = 100_000,
     postings: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--postings",
-            help="How BM25 stores its posting lists: plain (bm25s's arrays, a document and a "
-            "score per posting) or compact (logir's varints, about a fifth of the size; scores "
-            "computed when a list is read, the same numbers).",
+            help="How BM25 stores its posting lists: compact (the default: logir's varints, "
+            "about a fifth of the size; scores computed when a list is first read, the same "
+            "numbers) or plain (bm25s's arrays, a document and a score per posting: no "
+            "decoding, five times the disk). Indexes of either format are read.",
+            show_default=False,
         ),
-    ] = "plain",
+    ] = None,
     ray: RayOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -264,7 +266,7 @@ def index_cmd(
     from logir.data.dataset import require_text, require_words
     from logir.data.jsonl import require_writable
     from logir.index.ann import parse_ann
-    from logir.index.bm25compact import POSTINGS
+    from logir.index.bm25compact import DEFAULT_POSTINGS, POSTINGS
     from logir.index.store import RETRIEVERS, build_index, load_corpus, open_index
     from logir.progress import Bars, terminal_progress
 
@@ -283,15 +285,16 @@ def index_cmd(
     bad_shard = shard_size_problem(shard_size, "--shard-size")
     if bad_shard:
         raise LogirError(bad_shard)
-    if postings not in POSTINGS:
+    if postings is not None and postings not in POSTINGS:
         raise LogirError(
             f"unknown --postings {shorten(postings)!r}; choose from {', '.join(POSTINGS)}"
         )
-    if postings != POSTINGS[0] and "bm25" not in retrievers:
+    if postings is not None and "bm25" not in retrievers:
         raise LogirError(
             f"--postings {postings} sets how BM25 stores its lists, and this build has no bm25 "
             f"(-r {' -r '.join(retrievers)})"
         )
+    postings = postings or DEFAULT_POSTINGS
     require_writable(out_dir, "index folder (--out)", folder=True)
     tasks = ray_tasks(ray)
     if set(retrievers) == {"bm25"}:
@@ -336,7 +339,7 @@ def _index_bm25_streaming(
     force: bool,
     quiet: bool,
     tasks: Any = None,
-    postings: str = "plain",
+    postings: str = "compact",
 ) -> None:
     """``logir index -r bm25``: the corpus streamed and indexed in resumable shards."""
     import time

@@ -31,21 +31,25 @@ def test_index_takes_bm25_k1_and_b_and_says_what_it_builds(tmp_path: Path) -> No
         assert bad[0] in proc.stderr
 
 
-def test_index_writes_compact_postings_when_asked_and_searches_the_same(tmp_path: Path) -> None:
+def test_index_writes_compact_postings_by_default_plain_when_asked_the_same_hits(
+    tmp_path: Path,
+) -> None:
     corpus = _corpus(tmp_path / "c.jsonl")
     hits = []
-    for postings in ("plain", "compact"):
-        out = tmp_path / postings
-        proc = logir("index", str(corpus), "--out", str(out), "-r", "bm25", "--postings", postings)
+    for postings in ("plain", "compact", None):
+        out = tmp_path / str(postings)
+        asked = ("--postings", postings) if postings else ()
+        proc = logir("index", str(corpus), "--out", str(out), "-r", "bm25", *asked)
         assert proc.returncode == 0, proc.stderr
-        assert (out / "bm25" / "compact.json").is_file() == (postings == "compact")
+        assert (out / "bm25" / "compact.json").is_file() == (postings != "plain")
         found = logir("search", str(out), '"topic1" AND NOT "passage 4"', "-k", "5", "--json")
         assert found.returncode == 0, found.stderr
         hits.append(json.loads(found.stdout))
-    assert hits[0] == hits[1] and hits[0]
+    assert hits[0] == hits[1] == hits[2] and hits[0]
     for bad, needle in (
         (("--postings", "tiny"), "unknown --postings 'tiny'"),
         (("--postings", "compact", "-r", "dense"), "--postings compact sets how BM25 stores"),
+        (("--postings", "plain", "-r", "dense"), "--postings plain sets how BM25 stores"),
     ):
         proc = logir("index", str(corpus), "--out", str(tmp_path / "x"), *bad)
         assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr

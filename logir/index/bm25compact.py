@@ -35,10 +35,15 @@ FORMAT = "logir-bm25-compact"
 VERSION = 1
 HEADER = "compact.json"
 VOCAB = "vocab.txt"
-#: posting formats: bm25s's files ("plain", the default) or this module's
+#: posting formats: bm25s's files ("plain") or this module's
 POSTINGS = ("plain", "compact")
+#: what an index build writes unless told otherwise (a plain index is read as before)
+DEFAULT_POSTINGS = "compact"
 #: bytes of decoded posting lists a compact index keeps by default (the lists read last)
 CACHE_BYTES = 256 * 2**20
+#: a compact index keeps its norms per document length (a table) while the longest document is
+#: shorter than this many tokens, else per document
+LENGTH_TABLE = 2**20
 ARRAYS = ("indptr", "bytes", "byte_ptr", "tf", "tf_ptr", "doc_len", "idf")
 
 
@@ -210,7 +215,7 @@ class CompactPostings:
             path = folder / f"{name}.npy"
             try:
                 arrays[name] = np.asarray(np.load(path, mmap_mode="r" if mmap else None))
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, EOFError) as exc:  # EOFError: an empty file
                 raise DamagedFile(path, problem(exc)) from None
         try:
             text = (folder / VOCAB).read_text(encoding="utf-8")
@@ -224,12 +229,31 @@ class CompactPostings:
         self._tf_ptr = np.asarray(arrays["tf_ptr"], dtype=np.int64)
         self._idf = arrays["idf"]
         n = int(header["n_docs"])
-        if len(tokens) + 1 != len(self.indptr) or len(arrays["doc_len"]) != n:
-            raise DamagedFile(folder, "has arrays whose lengths do not agree with its vocabulary")
+        if len(tokens) + 1 != len(self.indptr):
+            raise DamagedFile(
+                folder / VOCAB,
+                f"holds {len(tokens)} tokens where indptr.npy has lists of {len(self.indptr) - 1}",
+            )
+        if len(arrays["doc_len"]) != n:
+            raise DamagedFile(folder / "doc_len.npy", f"does not hold the {n} documents' lengths")
         k1, b = float(header["k1"]), float(header["b"])
         avg_len = int(header["total_len"]) / n
-        # the float64 norm merge_shards computes per document, once
-        self._norm = k1 * ((1 - b) + b * np.asarray(arrays["doc_len"]).astype(np.float64) / avg_len)
+        doc_len = np.asarray(arrays["doc_len"])
+        longest = int(doc_len.max()) if n else 0
+        # merge_shards's float64 norm depends on a document's length alone: it is kept per
+        # length (a small table, reached through doc_len), or per document when lengths are
+        # too spread out for a table
+        if longest < LENGTH_TABLE:
+            self._key: np.ndarray | None = doc_len
+            lengths = np.arange(longest + 1, dtype=np.float64)
+        else:
+            self._key = None
+            lengths = doc_len.astype(np.float64)
+        self._norm = k1 * ((1 - b) + b * lengths / avg_len)
+        # a posting whose term frequency is 1 scores idf * (1 / (norm + 1)): that quotient, once
+        self._one = 1.0 / (self._norm + 1.0)
+        # codes (twice a gap, plus one) and documents fit int32 below 2**30 documents
+        self._dtype = np.int32 if 2 * n < 2**31 else np.int64
         self.shape = (len(tokens), n)
         self.nnz = int(self.indptr[-1])
         self.header = header
@@ -242,7 +266,7 @@ class CompactPostings:
         """Token ``t``'s varints decoded: each posting's gap times two, plus one when its term
         frequency is over 1."""
         raw = self._bytes[self._byte_ptr[t] : self._byte_ptr[t + 1]]
-        return _read_varints(raw, int(self.indptr[t + 1] - self.indptr[t]))
+        return _read_varints(raw, int(self.indptr[t + 1] - self.indptr[t]), self._dtype)
 
     def documents(self, t: int) -> np.ndarray:
         """The documents (ascending, int64) of token ``t``'s posting list."""
@@ -251,7 +275,8 @@ class CompactPostings:
         if got is not None:
             return got[0].astype(np.int64)
         codes = self._codes(t)
-        return np.cumsum(codes >> 1, out=codes)
+        codes >>= 1
+        return np.cumsum(codes, out=codes).astype(np.int64)
 
     def posting(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         """Token ``t``'s documents (int32, ascending) and its float32 BM25 contribution to each
@@ -263,7 +288,7 @@ class CompactPostings:
                 self._kept.move_to_end(t)
                 return got
         docs, scores = self._decode(t)
-        docs = docs.astype(np.int32)
+        docs = docs.astype(np.int32, copy=False)
         docs.flags.writeable = scores.flags.writeable = False
         size = docs.nbytes + scores.nbytes
         if size <= self.cache_bytes:
@@ -277,14 +302,28 @@ class CompactPostings:
         return docs, scores
 
     def _decode(self, t: int) -> tuple[np.ndarray, np.ndarray]:
-        """Token ``t``'s list decoded from the varints: int64 documents, float32 scores."""
+        """Token ``t``'s list decoded from the varints: documents (int32 below 2**30 of them,
+        else int64) and float32 scores, computed as :meth:`to_csr` computes them."""
         codes = self._codes(t)
-        many = np.flatnonzero(codes & 1)
-        docs = np.cumsum(codes >> 1, out=codes)
-        tf = np.ones(len(docs), dtype=np.float64)
-        tf[many] = self._tf[self._tf_ptr[t] : self._tf_ptr[t + 1]]
-        idf = np.float64(self._idf[t])
-        return docs, (idf * (tf / (self._norm[docs] + tf))).astype(np.float32)
+        many = np.flatnonzero((codes & 1).astype(bool))
+        codes >>= 1
+        docs = np.cumsum(codes, out=codes)
+        tf = self._tf[self._tf_ptr[t] : self._tf_ptr[t + 1]]
+        return docs, self._scores(docs, many, tf, np.float64(self._idf[t]))
+
+    def _scores(
+        self, docs: np.ndarray, many: np.ndarray, tf: np.ndarray, idf: np.ndarray | np.float64
+    ) -> np.ndarray:
+        """float32 ``idf * (tf / (norm + tf))`` (float64 operations, merge_shards's) of the
+        postings of ``docs``, whose term frequency is 1 but at ``many``, where it is ``tf``;
+        ``idf`` is one value or one per posting."""
+        keys = docs if self._key is None else np.take(self._key, docs)
+        part = np.take(self._one, keys)  # 1 / (norm + 1): tf / (norm + tf) with tf = 1
+        if len(many):
+            tf = tf.astype(np.float64)
+            part[many] = tf / (np.take(self._norm, np.take(keys, many)) + tf)
+        part *= idf
+        return part.astype(np.float32)
 
     def to_csr(self) -> sp.csr_matrix:
         """Every list decoded into the CSR matrix bm25s's files would hold (for whole-matrix
@@ -299,36 +338,41 @@ class CompactPostings:
             t1 = min(max(t1, t0 + 1), n_tok)
             lo, hi = int(indptr[t0]), int(indptr[t1])
             raw = self._bytes[self._byte_ptr[t0] : self._byte_ptr[t1]]
-            codes = _read_varints(raw, hi - lo)
+            codes = _read_varints(raw, hi - lo, np.int64)
             lengths = np.diff(indptr[t0 : t1 + 1])
-            many = np.flatnonzero(codes & 1)
+            many = np.flatnonzero((codes & 1).astype(bool))
             gaps = codes >> 1
             summed = np.cumsum(gaps)
             heads = (indptr[t0:t1] - lo)[lengths > 0]
             docs = summed - np.repeat(summed[heads] - gaps[heads], lengths[lengths > 0])
-            tf = np.ones(hi - lo, dtype=np.float64)
-            tf[many] = self._tf[self._tf_ptr[t0] : self._tf_ptr[t1]]
+            tf = self._tf[self._tf_ptr[t0] : self._tf_ptr[t1]]
             idf = np.repeat(np.asarray(self._idf[t0:t1], dtype=np.float64), lengths)
             indices[lo:hi] = docs
-            data[lo:hi] = (idf * (tf / (self._norm[docs] + tf))).astype(np.float32)
+            data[lo:hi] = self._scores(docs, many, tf, idf)
             t0 = t1
         return sp.csr_matrix((data, indices, self.indptr), shape=self.shape, copy=False)
 
 
-def _read_varints(raw: np.ndarray, count: int) -> np.ndarray:
-    """The ``count`` values (int64) of the varint stream ``raw`` (see :func:`_varints`)."""
+def _read_varints(raw: np.ndarray, count: int, dtype: type[np.signedinteger]) -> np.ndarray:
+    """The ``count`` values (as ``dtype``, wide enough for them) of the varint stream ``raw``
+    (see :func:`_varints`)."""
     if len(raw) == count:  # every value in one byte
-        return raw.astype(np.int64)
+        return raw.astype(dtype)
     ends = np.flatnonzero(raw < 0x80)  # each value's last byte
     starts = np.empty_like(ends)  # and its first
     starts[0] = 0
     np.add(ends[:-1], 1, out=starts[1:])
-    low = (raw & 0x7F).astype(np.int64)
-    out = low[starts]
+    out = np.take(raw, starts).astype(dtype)
+    out &= 0x7F
     at = np.flatnonzero(ends != starts)  # values of two bytes or more
     k = 1
     while len(at):
-        out[at] |= low[starts[at] + k] << (7 * k)
-        at = at[ends[at] > starts[at] + k]
+        byte_at = np.take(starts, at)
+        byte_at += k
+        more = np.take(raw, byte_at).astype(dtype)
+        more &= 0x7F
+        more <<= 7 * k
+        out[at] |= more
+        at = at[np.take(ends, at) > byte_at]
         k += 1
     return out

@@ -160,7 +160,7 @@ class BM25Scorer:
             raise DamagedFile(pfile, "is missing (not a logir BM25 index)")
         params = read_json_object(pfile)
         params.pop("n_docs", None)
-        if is_compact(src):
+        if is_compact(src) or params.get("postings") == "compact":  # its header read first
             return cls(CompactPostings(src, mmap=mmap), params)
         try:
             retriever = bm25s.BM25.load(src, mmap=mmap, show_progress=False)

@@ -29,7 +29,9 @@ class BuildOptions:
     and ``ann``, dense's approximate search (:func:`logir.index.ann.parse_ann`: auto, none, hnsw
     or ivf with parameters), ``tasks``, where dense encodes its slices of the corpus
     (a :class:`logir.index.tasks.TaskMap`, e.g. Ray tasks; None: here, in one go), and
-    ``postings``, how BM25 stores its posting lists (:data:`logir.index.bm25compact.POSTINGS`)."""
+    ``postings``, how BM25 stores its posting lists (:data:`logir.index.bm25compact.POSTINGS`;
+    ``build_index`` passes its own, compact by default; a scorer built for a run in memory, as
+    ``logir eval`` builds one, keeps bm25s's arrays: nothing is written, nothing decoded)."""
 
     model: str | None = None
     cache_dir: str | Path | None = None

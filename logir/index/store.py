@@ -89,7 +89,7 @@ def build_index(
     on_retriever: Callable[[str, float | None], None] | None = None,
     ann: str = "auto",
     tasks: Any = None,
-    postings: str = "plain",
+    postings: str = "compact",
 ) -> Path:
     """Index `docs` with the named retrievers into directory `out` (replacing an older index).
 
@@ -99,8 +99,8 @@ def build_index(
     named are kept (see :mod:`logir.index.reuse`); when it holds others, a LogirError. `bm25`
     sets BM25's ``k1`` and ``b``; `ann` dense's approximate search (:mod:`logir.index.ann`);
     `tasks` where dense encodes its slices (:mod:`logir.index.tasks`: Ray tasks, say);
-    `postings` how BM25 stores its lists (plain: bm25s's files; compact: logir's, a fifth of
-    the size, :mod:`logir.index.bm25compact`).
+    `postings` how BM25 stores its lists (compact, the default: logir's, a fifth of the size,
+    :mod:`logir.index.bm25compact`; plain: bm25s's files).
     `on_retriever(name, None)` is called before each retriever is built and
     `on_retriever(name, seconds)` after."""
     out = Path(out)
@@ -375,8 +375,8 @@ def rebuild_command(path: Path, manifest: dict[str, Any] | None) -> str:
         value = bm25.get(key) if isinstance(bm25, dict) else None
         if isinstance(value, int | float) and value != default:
             args += [f"--bm25-{key}", str(value)]
-    if isinstance(bm25, dict) and bm25.get("postings") == "compact":
-        args += ["--postings", "compact"]
+    if isinstance(bm25, dict) and bm25.get("postings") != "compact":  # compact: the default
+        args += ["--postings", "plain"]
     splade = params.get("splade")
     if isinstance(splade, dict) and not str(splade.get("model", "")).startswith("splade-tiny"):
         args += ["--splade-model", str(splade["model"])]

@@ -35,7 +35,7 @@ from typing import IO, Any
 from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.index import bm25compact, bm25shards
-from logir.index.bm25compact import POSTINGS
+from logir.index.bm25compact import DEFAULT_POSTINGS, POSTINGS
 from logir.index.cache import CorpusHash
 from logir.index.lexical import PARAMS_FILE, TOKENIZER, analyzer, words
 from logir.index.reuse import carried_parts, link_part
@@ -79,7 +79,7 @@ def build_bm25_index(
     progress: Progress | None = None,
     note: Callable[[str], None] | None = None,
     tasks: TaskMap | None = None,
-    postings: str = POSTINGS[0],
+    postings: str = DEFAULT_POSTINGS,
 ) -> tuple[Path, int]:
     """Index the corpus at ``corpus`` (a JSONL file or a BEIR folder) with BM25 into ``out``,
     streaming and in shards (see module); returns the index path and its number of documents.
@@ -89,8 +89,9 @@ def build_bm25_index(
     ``progress`` hears how far each stage is; ``note`` gets a line per stage (how many
     documents, and how many shards a resumed build found). With ``tasks`` (e.g. Ray tasks,
     :mod:`logir.index.tasks`) the shards are tokenised as tasks, a few at a time, and written
-    here as they come back: the same files. ``postings="compact"`` writes the posting lists in
-    logir's compact format (:mod:`logir.index.bm25compact`) instead of bm25s's files."""
+    here as they come back: the same files. ``postings`` is ``"compact"`` (the default: the
+    posting lists in logir's compact format, :mod:`logir.index.bm25compact`) or ``"plain"``
+    (bm25s's files)."""
     out = Path(out)
     bad_shard = shard_size_problem(shard_size)
     if bad_shard:
@@ -106,7 +107,7 @@ def build_bm25_index(
     params.update(bm25 or {})
     if postings not in POSTINGS:
         raise LogirError(f"unknown BM25 postings {postings!r}; choose from {', '.join(POSTINGS)}")
-    if postings != POSTINGS[0]:
+    if postings == "compact":  # a plain index's manifest says nothing, as before compact was
         params["postings"] = postings
     if out.exists() and not replaceable(out):
         raise LogirError(f"refusing to overwrite {out}: it exists and is not a logir index")

@@ -42,7 +42,7 @@ QUERIES = ["alpha beta", "rareone", "raretwo gamma", "flood alpha", "zeta zeta d
 def pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("compact")
     corpus = _corpus(tmp / "c.jsonl")
-    plain, _ = build_bm25_index(corpus, tmp / "plain", shard_size=250)
+    plain, _ = build_bm25_index(corpus, tmp / "plain", shard_size=250, postings="plain")
     compact, _ = build_bm25_index(corpus, tmp / "compact", shard_size=250, postings="compact")
     return plain, compact
 
@@ -127,3 +127,34 @@ def test_the_whole_matrix_decodes_in_runs_as_each_list_does(
         docs, scores = lists.posting(t)
         np.testing.assert_array_equal(whole.indices[lo:hi], docs)
         np.testing.assert_array_equal(whole.data[lo:hi], scores)
+
+
+def test_scores_equal_the_bm25s_files_with_norms_kept_per_document(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bm25compact, "LENGTH_TABLE", 1)  # no table of lengths: one norm a document
+    lists = CompactPostings(pair[1] / "bm25", cache_bytes=0)
+    assert lists._key is None  # noqa: SLF001 (the path tested)
+    ref = open_index(pair[0]).scorer("bm25").postings
+    for t in range(lists.shape[0]):
+        lo, hi = ref.indptr[t], ref.indptr[t + 1]
+        docs, scores = lists.posting(t)
+        np.testing.assert_array_equal(ref.indices[lo:hi], docs)
+        np.testing.assert_array_equal(ref.data[lo:hi], scores)
+    whole = lists.to_csr()
+    np.testing.assert_array_equal(whole.data, ref.data)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_varints_of_one_to_five_bytes_read_back(dtype: type[np.signedinteger]) -> None:
+    rng = np.random.default_rng(3)
+    top = 2**31 - 1 if dtype == np.int32 else 2**40
+    values = np.concatenate(
+        [rng.integers(0, 2 ** (7 * w), 50) for w in (1, 2, 3, 4)] + [rng.integers(0, top, 50)]
+    )
+    rng.shuffle(values)
+    for vals in (values, values[values < 0x80], values[:1]):
+        stream, _ = bm25compact._varints(vals)  # noqa: SLF001 (the codec itself)
+        got = bm25compact._read_varints(stream, len(vals), dtype)  # noqa: SLF001
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, vals)

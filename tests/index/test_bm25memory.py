@@ -40,12 +40,33 @@ def test_build_index_writes_the_files_of_a_streamed_compact_build(tmp_path: Path
         assert (memory / "bm25" / name).read_bytes() == (streamed / "bm25" / name).read_bytes()
     manifest = json.loads((memory / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["retrievers"]["bm25"]["postings"] == "compact"
-    assert "--postings compact" in rebuild_command(memory, manifest)
+    assert "--postings" not in rebuild_command(memory, manifest)  # compact: the default
+
+
+def test_builds_write_compact_postings_unless_told_plain(tmp_path: Path) -> None:
+    docs = _docs(20)
+    corpus = tmp_path / "corpus.jsonl"
+    rows = [{"_id": d.id, "title": d.title, "text": d.text} for d in docs]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    built = {
+        "memory": build_index(docs, tmp_path / "memory", retrievers=("bm25",)),
+        "streamed": build_bm25_index(corpus, tmp_path / "streamed", shard_size=7)[0],
+        "memory plain": build_index(docs, tmp_path / "mp", retrievers=("bm25",), postings="plain"),
+        "streamed plain": build_bm25_index(corpus, tmp_path / "sp", postings="plain")[0],
+    }
+    for name, path in built.items():
+        plain = name.endswith("plain")
+        assert (path / "bm25" / "compact.json").is_file() != plain, name
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+        assert ("postings" in manifest["retrievers"]["bm25"]) != plain, name
+        assert ("--postings plain" in rebuild_command(path, manifest)) == plain, name
 
 
 def test_compact_scores_equal_plain_ones(tmp_path: Path) -> None:
     docs = _docs()
-    plain = open_index(build_index(docs, tmp_path / "plain", retrievers=("bm25",))).scorer("bm25")
+    plain = open_index(
+        build_index(docs, tmp_path / "plain", retrievers=("bm25",), postings="plain")
+    ).scorer("bm25")
     compact = open_index(
         build_index(docs, tmp_path / "compact", retrievers=("bm25",), postings="compact")
     ).scorer("bm25")

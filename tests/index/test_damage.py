@@ -1,5 +1,7 @@
 """Damaged indexes: every file of a small bm25 + dense (+ splade) index emptied, cut in half,
 with a byte flipped, or deleted, then searched with each retriever, as ``logir search`` does.
+The index's BM25 is in bm25s's files (plain postings); every file of a compact BM25 index
+(the default format) is damaged the same ways and searched with bm25.
 
 Each case ends in a LogirError naming the damaged file and the command that rebuilds the index,
 or, when the file belongs to a retriever the search does not use, in the undamaged index's hits.
@@ -97,7 +99,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("damage")
     corpus = root / "corpus.jsonl"
     corpus.write_text("".join(json.dumps({"_id": d.id, "text": d.text}) + "\n" for d in DOCS))
-    path = build_index(DOCS, root / "idx", retrievers=RETRIEVERS, source=corpus)
+    path = build_index(DOCS, root / "idx", retrievers=RETRIEVERS, source=corpus, postings="plain")
     hits = {r: search(path, r) for r in SEARCHES}
     assert all(hits.values())
     return {"path": path, "corpus": corpus, "hits": hits}
@@ -126,6 +128,7 @@ def test_the_cases_cover_every_file_of_the_index(built: dict[str, Any]) -> None:
 
 def check_case(built: dict[str, Any], idx: Path, file: str, retriever: str) -> None:
     used = file in SHARED or any(file in FILES[r] for r in USES[retriever])
+    used = used or (file in COMPACT_FILES and "bm25" in USES[retriever])
     if not used:
         assert search(idx, retriever) == built["hits"][retriever]
         return
@@ -156,7 +159,8 @@ def test_the_error_gives_the_rebuild_command(built: dict[str, Any], tmp_path: Pa
     retrievers = "".join(f" -r {r}" for r in RETRIEVERS) if len(RETRIEVERS) != 2 else ""
     assert str(err.value) == (
         f"index {idx} is damaged: bm25/data.csc.index.npy has {size // 2} bytes, the manifest "
-        f"says {size}; rebuild it with: logir index {built['corpus']} --out {idx}{retrievers}"
+        f"says {size}; rebuild it with: logir index {built['corpus']} --out {idx}{retrievers} "
+        "--postings plain"
     )
 
 
@@ -254,3 +258,49 @@ def test_cli_damaged_index(
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
     assert f"is damaged: {file} " in lines[0] and "rebuild it with: logir index" in lines[0]
+
+
+# -- a compact BM25 index (the default format) ------------------------------------------------
+
+COMPACT_FILES = [
+    f"bm25/{name}"
+    for name in (
+        "byte_ptr.npy",
+        "bytes.npy",
+        "compact.json",
+        "doc_len.npy",
+        "idf.npy",
+        "indptr.npy",
+        "logir_bm25.json",
+        "tf.npy",
+        "tf_ptr.npy",
+        "vocab.txt",
+    )
+]
+
+
+@pytest.fixture(scope="module")
+def compact(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """An undamaged BM25-only index in the default (compact) format and its hits."""
+    root = tmp_path_factory.mktemp("damage_compact")
+    corpus = root / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"_id": d.id, "text": d.text}) + "\n" for d in DOCS))
+    path = build_index(DOCS, root / "idx", retrievers=("bm25",), source=corpus)
+    on_disk = sorted(p.relative_to(path).as_posix() for p in (path / "bm25").iterdir())
+    assert on_disk == COMPACT_FILES
+    hits = search(path, "bm25")
+    assert hits
+    return {"path": path, "hits": {"bm25": hits}}
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+@pytest.mark.parametrize("file", COMPACT_FILES)
+@pytest.mark.parametrize("recorded", [True, False], ids=["recorded", "older"])
+def test_damaged_file_of_a_compact_index(
+    compact: dict[str, Any], tmp_path: Path, file: str, how: str, recorded: bool
+) -> None:
+    if not recorded and how == "flip" and file.endswith(".npy"):
+        pytest.skip("a flipped byte of an array's data: the checksums exist for it")
+    idx = copy_of(compact, tmp_path, manifest_files=recorded)
+    damage(idx / file, how)
+    check_case(compact, idx, file, "bm25")

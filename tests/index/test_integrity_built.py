@@ -69,13 +69,13 @@ def test_a_file_changed_after_the_build_is_still_caught(
 ) -> None:
     out = _build("build_index", tmp_path)
     built = len(hashed_files)
-    path = out / "bm25" / "indices.csc.index.npy"
+    path = out / "bm25" / "bytes.npy"  # the posting lists of the default (compact) format
     data = bytearray(path.read_bytes())
     data[-1] ^= 0xFF  # the same size, other bytes, written straight after the build
     path.write_bytes(bytes(data))
     _fresh_process()
     index = open_index(out)
-    with pytest.raises(LogirError, match=r"bm25/indices\.csc\.index\.npy does not match its SHA"):
+    with pytest.raises(LogirError, match=r"bm25/bytes\.npy does not match its SHA"):
         index.scorer("bm25")
     assert hashed_files[built:] == [path]  # the only file hashed again: the changed one
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from logir.index import bm25shards, registry
+from logir.index import bm25compact, bm25shards, registry
 from logir.index.dense import DenseScorer
 from logir.index.streambuild import build_bm25_index, work_folder
 from logir.index.tasks import LocalTasks
@@ -54,18 +54,18 @@ def test_shards_tokenised_as_tasks_give_the_same_files(tmp_path: Path) -> None:
 def test_a_resumed_build_sends_only_the_missing_shards(tmp_path: Path, monkeypatch) -> None:
     corpus = _corpus(tmp_path / "c.jsonl", 30)
     clean, _ = build_bm25_index(corpus, tmp_path / "clean", shard_size=7)
-    real_merge = bm25shards.merge_shards
 
     def crash(*a, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(bm25shards, "merge_shards", crash)
-    with pytest.raises(KeyboardInterrupt):
-        build_bm25_index(corpus, tmp_path / "out", shard_size=7)
+    with monkeypatch.context() as patch:  # killed while the shards' postings are written
+        patch.setattr(bm25compact, "write_compact", crash)
+        patch.setattr(bm25shards, "merge_shards", crash)
+        with pytest.raises(KeyboardInterrupt):
+            build_bm25_index(corpus, tmp_path / "out", shard_size=7)
     shards = work_folder(tmp_path / "out") / "shards"
     for extra in sorted(shards.iterdir())[2:]:  # as if killed after the first two shards
         shutil.rmtree(extra)
-    monkeypatch.setattr(bm25shards, "merge_shards", real_merge)
     tasks = _Counting()
     out, _ = build_bm25_index(corpus, tmp_path / "out", shard_size=7, tasks=tasks)
     assert tasks.calls == 3  # shards 2, 3 and 4 of 5
