@@ -317,11 +317,11 @@ class CompactPostings:
         """float32 ``idf * (tf / (norm + tf))`` (float64 operations, merge_shards's) of the
         postings of ``docs``, whose term frequency is 1 but at ``many``, where it is ``tf``;
         ``idf`` is one value or one per posting."""
-        keys = docs if self._key is None else np.take(self._key, docs)
-        part = np.take(self._one, keys)  # 1 / (norm + 1): tf / (norm + tf) with tf = 1
+        keys = docs if self._key is None else self._key.take(docs)
+        part = self._one.take(keys)  # 1 / (norm + 1): tf / (norm + tf) with tf = 1
         if len(many):
             tf = tf.astype(np.float64)
-            part[many] = tf / (np.take(self._norm, np.take(keys, many)) + tf)
+            part[many] = tf / (self._norm.take(keys.take(many)) + tf)
         part *= idf
         return part.astype(np.float32)
 
@@ -355,24 +355,22 @@ class CompactPostings:
 
 def _read_varints(raw: np.ndarray, count: int, dtype: type[np.signedinteger]) -> np.ndarray:
     """The ``count`` values (as ``dtype``, wide enough for them) of the varint stream ``raw``
-    (see :func:`_varints`)."""
+    (see :func:`_varints`).
+
+    Each value is built at its last byte: a byte that continues into the next one (high bit
+    set) moves its seven bits up there, one more step for each byte of a longer value, so the
+    number of numpy calls grows with the widest value, not with the list."""
     if len(raw) == count:  # every value in one byte
         return raw.astype(dtype)
-    ends = np.flatnonzero(raw < 0x80)  # each value's last byte
-    starts = np.empty_like(ends)  # and its first
-    starts[0] = 0
-    np.add(ends[:-1], 1, out=starts[1:])
-    out = np.take(raw, starts).astype(dtype)
-    out &= 0x7F
-    at = np.flatnonzero(ends != starts)  # values of two bytes or more
-    k = 1
-    while len(at):
-        byte_at = np.take(starts, at)
-        byte_at += k
-        more = np.take(raw, byte_at).astype(dtype)
-        more &= 0x7F
-        more <<= 7 * k
-        out[at] |= more
-        at = at[np.take(ends, at) > byte_at]
-        k += 1
-    return out
+    n = len(raw)
+    cont = raw >= 0x80  # the value goes on in the next byte
+    low = (raw & 0x7F).astype(dtype)
+    acc = low.copy()
+    chain = cont[:-1]  # chain[i - j]: bytes i - j .. i - 1 all go on into byte i
+    j = 1
+    while chain.any():
+        tail = acc[j:]
+        np.copyto(tail, (tail << 7) | low[: n - j], where=chain)
+        j += 1
+        chain = chain[1:] & cont[: n - j]
+    return acc[~cont]

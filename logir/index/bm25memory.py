@@ -32,7 +32,10 @@ def build_compact(
     if not texts:
         raise LogirError("cannot build a BM25 index over an empty corpus")
     if method != METHOD:
-        raise LogirError(f"compact BM25 postings are written for method {METHOD!r}, not {method!r}")
+        raise LogirError(
+            f"compact BM25 postings are written for method {METHOD!r}, not {method!r}; "
+            "build plain postings (postings='plain', --postings plain) for it"
+        )
     params = {
         "k1": k1,
         "b": b,
