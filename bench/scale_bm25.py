@@ -3,7 +3,7 @@
 For each corpus (``bench/make_corpus.py`` folders, e.g. 100k and 1M passages):
 
 - **build**: ``logir index CORPUS -r bm25 --postings FORMAT`` (streamed, sharded; one index per
-  format of ``--postings``, default ``plain``) and a tantivy index of the same
+  format of ``--postings``, default ``compact``, logir's own) and a tantivy index of the same
   passages (title + text in one field, frequencies without positions, not stored; analysis as
   logir's: words, lower case, bm25s's English stop words, the Snowball English stemmer), each in
   its own process: wall time and peak RSS. ``--reuse SIZE=PATH`` takes an existing logir index.
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--postings",
-        default="plain",
+        default="compact",
         help="logir posting formats to measure, comma-separated (plain, compact)",
     )
     ap.add_argument("--work", type=Path, help="folder for the indexes built")

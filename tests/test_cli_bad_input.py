@@ -428,7 +428,7 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     put("idx", idx)
     cut = tmp / "idx_vocab_cut"
     shutil.copytree(idx, cut)
-    vocab = cut / "bm25" / "vocab.index.json"
+    vocab = cut / "bm25" / "vocab.txt"  # the vocabulary of compact postings (the default)
     vocab.write_bytes(vocab.read_bytes()[:7])
     put("idx_vocab_cut", cut)
     empty_manifest = tmp / "idx_manifest_empty"
