@@ -291,6 +291,8 @@ class BM25Scorer:
         kept = self._kept_batches.get(key)
         if kept is None:
             ids = self.token_ids(list(texts))
+            if isinstance(self._lists, CompactPostings):  # the batch's short lists in one pass
+                self._lists.prefetch(ids)
             offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
             offsets.setflags(write=False)
             kept = (ids, offsets)

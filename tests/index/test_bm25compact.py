@@ -158,3 +158,26 @@ def test_varints_of_one_to_five_bytes_read_back(dtype: type[np.signedinteger]) -
         got = bm25compact._read_varints(stream, len(vals), dtype)  # noqa: SLF001
         assert got.dtype == dtype
         np.testing.assert_array_equal(got, vals)
+
+
+def test_a_prefetched_batch_keeps_the_lists_each_read_decodes(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = pair[1] / "bm25"
+    fresh = CompactPostings(folder, cache_bytes=0)
+    lengths = np.diff(fresh.indptr)
+    monkeypatch.setattr(bm25compact, "PREFETCH_LIST", int(np.median(lengths)))
+    lists = CompactPostings(folder)
+    ids = [np.array([t, t, 0], dtype=np.int64) for t in range(fresh.shape[0])] + [np.zeros(0)]
+    decoded = lists.prefetch(ids)
+    short = [t for t in range(fresh.shape[0]) if lengths[t] <= bm25compact.PREFETCH_LIST]
+    assert decoded == len(short) and sorted(lists._kept) == short  # noqa: SLF001
+    assert lists.prefetch(ids) == 0  # every short list kept already
+    assert len(short) < fresh.shape[0]  # the long lists were left to posting
+    for t in range(fresh.shape[0]):
+        docs, scores = lists.posting(t)
+        want = fresh.posting(t)
+        assert docs.dtype == np.int32 and not docs.flags.writeable and not scores.flags.writeable
+        np.testing.assert_array_equal(docs, want[0])
+        np.testing.assert_array_equal(scores.view(np.uint32), want[1].view(np.uint32))
+    assert fresh.prefetch(ids) == 0  # a cache of 0 bytes keeps nothing
