@@ -42,6 +42,7 @@ NONOCC_FILE = "nonoccurrence_array.index.npy"
 _CHUNK = 256  # texts per prepared batch
 _KEPT_IDS = 4096  # query texts whose token ids a scorer keeps
 _KEPT_CHARS = 2000  # longest query text whose token ids are kept
+_PREFETCH_TEXTS = 16  # a compact index decodes the short lists of a batch this large at once
 METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 #: how text becomes tokens: ``words`` keeps every run of word characters (one-letter and digit
 #: tokens included: "vitamin D", "hepatitis C", "type 1"), drops a possessive "'s" and joins
@@ -291,8 +292,8 @@ class BM25Scorer:
         kept = self._kept_batches.get(key)
         if kept is None:
             ids = self.token_ids(list(texts))
-            if isinstance(self._lists, CompactPostings):  # the batch's short lists in one pass
-                self._lists.prefetch(ids)
+            if len(ids) >= _PREFETCH_TEXTS and isinstance(self._lists, CompactPostings):
+                self._lists.prefetch(ids)  # a large batch's short lists decoded in one pass
             offsets = bm25kernels.nonoccurrence_offsets(self._nonocc, ids)
             offsets.setflags(write=False)
             kept = (ids, offsets)

@@ -181,3 +181,15 @@ def test_a_prefetched_batch_keeps_the_lists_each_read_decodes(
         np.testing.assert_array_equal(docs, want[0])
         np.testing.assert_array_equal(scores.view(np.uint32), want[1].view(np.uint32))
     assert fresh.prefetch(ids) == 0  # a cache of 0 bytes keeps nothing
+
+
+def test_a_large_batch_is_prefetched_and_ranks_as_bm25s_files(pair: tuple[Path, Path]) -> None:
+    ref, got = (open_index(p).scorer("bm25") for p in pair)
+    texts = [f"{a} {b}" for a in ["rareone", "raretwo", *COMMON] for b in ["flood", "nothing"]]
+    assert len(texts) >= 16  # a batch this large is prefetched
+    got.prepare(texts)
+    assert got._lists._kept  # noqa: SLF001 (decoded before any list was read)
+    for k in (1, 10, 900):
+        for a, b in zip(ref.search(texts, k), got.search(texts, k), strict=True):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(ref.score(texts), got.score(texts))
