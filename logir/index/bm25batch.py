@@ -176,12 +176,13 @@ class BM25Batch:
     def score(self, rows: slice, doc_idx: np.ndarray) -> np.ndarray:
         """Scores ``[len(texts[rows]), len(doc_idx)]``, read from the sparse rows."""
         n = self._n
-        doc_idx = np.ascontiguousarray(doc_idx, dtype=np.int64).ravel()
-        if len(doc_idx) <= FEW_ROWS:  # a few rows: Python's min and max cost less than numpy's
-            listed = doc_idx.tolist()
+        doc_idx = np.asarray(doc_idx).ravel()
+        if len(doc_idx) <= FEW_ROWS and doc_idx.dtype.kind in "iu":  # any integer type: read
+            listed = doc_idx.tolist()  # a few rows, Python's min and max cost less than numpy's
             bad = bool(listed) and (min(listed) < 0 or max(listed) >= n)
         else:  # a negative row wraps past n
-            bad = bool(doc_idx.view(np.uint64).max() >= n)
+            doc_idx = np.ascontiguousarray(doc_idx, dtype=np.int64)
+            bad = bool(len(doc_idx)) and bool(doc_idx.view(np.uint64).max() >= n)
         if bad:
             raise LogirError(f"document rows out of range 0..{n - 1}")
         r0, r1, step = rows.indices(len(self._ids))

@@ -88,6 +88,7 @@ class CandidateSet:
 MAX_CODED_TERMS = 16  # a query of at most this many terms codes its rows' sets in 16 bits
 _SHIFTS = np.arange(MAX_CODED_TERMS, dtype=np.uint16)
 _WEIGHTS = np.left_shift(1, np.arange(MAX_CODED_TERMS, dtype=np.int64))  # term i's bit
+_FEW_COLUMNS = 16  # columns this few are read on Python ints
 _BIT16 = [np.uint16(1 << i) for i in range(MAX_CODED_TERMS)]
 
 
@@ -120,7 +121,12 @@ class Membership:
         """The terms (ascending) that retrieve the rows of every column ``cols``."""
         if self.codes is None:
             return self.at(cols).all(axis=1).nonzero()[0].tolist()
-        every = int(np.bitwise_and.reduce(self.codes.take(cols))) if len(cols) else -1
+        every = -1
+        if len(cols) <= _FEW_COLUMNS:  # a few: Python's & costs less than numpy's reduction
+            for code in self.codes.take(cols).tolist():
+                every &= code
+        else:
+            every = int(np.bitwise_and.reduce(self.codes.take(cols)))
         return [i for i in range(self.m) if every >> i & 1]
 
 
@@ -230,7 +236,8 @@ def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray,
         codes = np.full(len(rows), 1 << over[0], dtype=np.uint16)
         for i, mine in enumerate(got):
             if i != over[0] and len(mine) and len(rows):
-                codes[mine.take(mine.searchsorted(rows), mode="clip") == rows] |= _BIT16[i]
+                # distinct bits: adding one sets it (cheaper than a masked or)
+                codes += (mine.take(mine.searchsorted(rows), mode="clip") == rows) * _BIT16[i]
         return rows, Membership(m, codes=codes)
     parts = [got[i] for i in over]
     every = np.concatenate(parts) if parts else _NO_ROWS
