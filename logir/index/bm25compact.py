@@ -312,8 +312,8 @@ class CompactPostings:
         texts' token ids) that are not kept yet, and keep them: a list read for the first
         time costs a few dozen numpy calls whatever its length, so a batch of many short lists
         is decoded far faster together. Lists of over ``PREFETCH_LIST`` postings are left to
-        :meth:`posting`, and a pass decodes at most a quarter of the cache; returns the number
-        of lists decoded."""
+        :meth:`posting`, and a pass decodes at most a sixteenth of the cache (its scratch
+        arrays are several times that); returns the number of lists decoded."""
         if not self.cache_bytes or not ids:
             return 0
         tokens = np.unique(np.concatenate([np.asarray(i, dtype=np.int64) for i in ids]))
@@ -324,7 +324,7 @@ class CompactPostings:
         counts = self.indptr[tokens + 1] - self.indptr[tokens]
         short = (counts > 0) & (counts <= PREFETCH_LIST)
         tokens, counts = tokens[short], counts[short]
-        room = np.cumsum(counts) * 8 <= self.cache_bytes // 4  # 8 bytes a decoded posting
+        room = np.cumsum(counts) * 8 <= self.cache_bytes // 16  # 8 bytes a decoded posting
         tokens, counts = tokens[room], counts[room]
         if not len(tokens):
             return 0
