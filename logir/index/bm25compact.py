@@ -329,10 +329,12 @@ class CompactPostings:
         if not len(tokens):
             return 0
         docs, scores = self._decode_many(tokens, counts)
-        docs.flags.writeable = scores.flags.writeable = False
         ends = np.cumsum(counts).tolist()
         for t, lo, hi in zip(tokens.tolist(), [0, *ends[:-1]], ends, strict=True):
-            self._keep(t, docs[lo:hi], scores[lo:hi])
+            # copies: a kept list must not hold the whole pass's arrays alive
+            one_docs, one_scores = docs[lo:hi].copy(), scores[lo:hi].copy()
+            one_docs.flags.writeable = one_scores.flags.writeable = False
+            self._keep(t, one_docs, one_scores)
         return len(tokens)
 
     def _decode_many(self, tokens: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

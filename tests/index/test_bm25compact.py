@@ -193,3 +193,10 @@ def test_a_large_batch_is_prefetched_and_ranks_as_bm25s_files(pair: tuple[Path, 
         for a, b in zip(ref.search(texts, k), got.search(texts, k), strict=True):
             np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(ref.score(texts), got.score(texts))
+
+
+def test_a_prefetched_list_holds_only_its_own_postings(pair: tuple[Path, Path]) -> None:
+    lists = CompactPostings(pair[1] / "bm25")
+    assert lists.prefetch([np.arange(lists.shape[0])]) > 1
+    for docs, scores in lists._kept.values():  # noqa: SLF001 (what the cache holds)
+        assert docs.base is None and scores.base is None  # not views of the pass's arrays
