@@ -264,7 +264,8 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_NOT,
-        rf"(?:\b(?:that|which|who)\s+)?\bnot\b(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        # "whether or not X" asks about X either way: no negation
+        rf"(?:\b(?:that|which|who)\s+)?(?<!\bor\s)\bnot\b(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
         key="not",
     ),
