@@ -226,6 +226,11 @@ def retrieved_sets(
     return out
 
 
+def _in_sorted(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Whether each of ``rows`` is in ``values`` (ascending, not empty)."""
+    return values.take(values.searchsorted(rows), mode="clip") == rows
+
+
 def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray, Membership]:
     """The rows (ascending) the terms ``over`` retrieve, and which term retrieves which of
     them (``got[i]``: term ``i``'s rows, ascending). One term's rows (few kept, as a rule) get
@@ -237,7 +242,7 @@ def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray,
         for i, mine in enumerate(got):
             if i != over[0] and len(mine) and len(rows):
                 # distinct bits: adding one sets it (cheaper than a masked or)
-                codes += (mine.take(mine.searchsorted(rows), mode="clip") == rows) * _BIT16[i]
+                codes += _in_sorted(mine, rows) * _BIT16[i]
         return rows, Membership(m, codes=codes)
     parts = [got[i] for i in over]
     every = np.concatenate(parts) if parts else _NO_ROWS
@@ -248,7 +253,7 @@ def _membership(got: list[np.ndarray], over: Sequence[int]) -> tuple[np.ndarray,
     inside = set(over)
     for i, mine in enumerate(got):
         if i not in inside and len(mine) and len(rows):
-            matrix[i] = mine.take(mine.searchsorted(rows), mode="clip") == rows
+            matrix[i] = _in_sorted(mine, rows)
     return rows, Membership(m, matrix=matrix)
 
 
