@@ -1,0 +1,181 @@
+"""Hand-written logical query sets over a shared corpus (``bench/handwritten/<set>.jsonl``).
+
+One query a line: ``id``, ``text`` (as a person typed it), ``form`` (the intended logical form in
+logir syntax), ``negation`` (``exclude``, ``predicate`` or ``none``), ``relevant`` (doc id ->
+grade 1 or 2), ``violating`` (doc ids about the excluded topic, or for which the negated
+statement holds), and an optional ``note``. Doc ids are the shared corpus's own; the set is
+joined with that corpus into a :class:`~logir.data.dataset.Dataset` whose topics carry the
+form as their logical form and the negation kind as the facet ``negation``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from logir.data.benchmarks._labelled import read_docs
+from logir.data.dataset import Dataset, Document, Topic
+from logir.data.jsonl import check_new_id, field, read_jsonl
+from logir.errors import DataFormatError, LogirError
+
+__all__ = [
+    "HANDWRITTEN_DIR",
+    "NEGATION_KINDS",
+    "SET_CORPORA",
+    "HandwrittenQuery",
+    "join_corpus",
+    "load_handwritten",
+    "read_handwritten",
+    "set_path",
+]
+
+HANDWRITTEN_DIR = Path(__file__).resolve().parents[3] / "bench" / "handwritten"
+"""Where the sets are in a source checkout."""
+
+SET_CORPORA = {"comlq": "comlq", "negconstraint": "negconstraint"}
+"""Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
+
+NEGATION_KINDS = ("exclude", "predicate", "none")
+"""``exclude``: the query leaves out a topic; ``predicate``: it negates a statement about the
+answer; ``none``: no negation (AND / OR logic, or a negation word that negates nothing)."""
+
+GRADES = (1, 2)
+
+
+@dataclass(frozen=True)
+class HandwrittenQuery:
+    """One judged query of a set (``line``: where it is in its file)."""
+
+    id: str
+    text: str
+    form: str
+    negation: str
+    relevant: dict[str, int]
+    violating: tuple[str, ...]
+    note: str
+    line: int
+
+
+def _text(obj: dict[str, Any], name: str, path: Path, line: int) -> str:
+    value = field(obj, name, path, line)
+    if not isinstance(value, str) or not value.strip():
+        raise DataFormatError(path, line, f"field {name!r} must be a non-empty string")
+    return value
+
+
+def _relevant(obj: dict[str, Any], path: Path, line: int) -> dict[str, int]:
+    value = field(obj, "relevant", path, line)
+    if not isinstance(value, dict):
+        raise DataFormatError(path, line, "field 'relevant' must be an object of doc id -> grade")
+    for doc, grade in value.items():
+        if isinstance(grade, bool) or grade not in GRADES:
+            raise DataFormatError(
+                path, line, f"grade of {doc!r} must be 1 or 2, got {grade!r} in 'relevant'"
+            )
+    return {str(doc): int(grade) for doc, grade in value.items()}
+
+
+def _violating(obj: dict[str, Any], path: Path, line: int) -> tuple[str, ...]:
+    value = obj.get("violating", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DataFormatError(path, line, "field 'violating' must be a list of doc id strings")
+    return tuple(value)
+
+
+def read_handwritten(path: str | Path) -> list[HandwrittenQuery]:
+    """The queries of a set file; a line that breaks the format is a DataFormatError naming
+    the file and line (a missing or wrong field, an unknown negation kind, a duplicate id, a
+    passage both relevant and violating)."""
+    p = Path(path)
+    queries: list[HandwrittenQuery] = []
+    seen: dict[str, int] = {}
+    for line, obj in read_jsonl(p):
+        qid = _text(obj, "id", p, line)
+        check_new_id(seen, qid, p, line, "query id")
+        negation = _text(obj, "negation", p, line)
+        if negation not in NEGATION_KINDS:
+            raise DataFormatError(
+                p,
+                line,
+                f"negation must be one of {', '.join(NEGATION_KINDS)}, got {negation!r}",
+            )
+        relevant = _relevant(obj, p, line)
+        violating = _violating(obj, p, line)
+        both = sorted(set(relevant) & set(violating))
+        if both:
+            raise DataFormatError(
+                p, line, f"passages both relevant and violating: {', '.join(both)}"
+            )
+        note = obj.get("note", "")
+        if not isinstance(note, str):
+            raise DataFormatError(p, line, "field 'note' must be a string")
+        queries.append(
+            HandwrittenQuery(
+                id=qid,
+                text=_text(obj, "text", p, line),
+                form=_text(obj, "form", p, line),
+                negation=negation,
+                relevant=relevant,
+                violating=violating,
+                note=note,
+                line=line,
+            )
+        )
+    return queries
+
+
+def join_corpus(
+    name: str, queries: list[HandwrittenQuery], corpus: list[Document], source: Path
+) -> Dataset:
+    """``queries`` (read from ``source``) over ``corpus`` as a Dataset; a doc id the corpus
+    lacks is a DataFormatError naming it, its query's line and the file."""
+    known = {d.id for d in corpus}
+    topics: list[Topic] = []
+    qrels: dict[str, dict[str, int]] = {}
+    violating: dict[str, list[str]] = {}
+    for q in queries:
+        missing = [d for d in (*q.relevant, *q.violating) if d not in known]
+        if missing:
+            raise DataFormatError(
+                source,
+                q.line,
+                f"query {q.id!r} names doc id {missing[0]!r}, which the corpus lacks"
+                + (f" ({len(missing)} such ids)" if len(missing) > 1 else ""),
+            )
+        topics.append(
+            Topic(
+                q.id, q.text, type=q.negation, logical_form=q.form, facets={"negation": q.negation}
+            )
+        )
+        qrels[q.id] = dict(q.relevant)
+        violating[q.id] = list(q.violating)
+    return Dataset(
+        name=f"handwritten-{name}",
+        corpus=corpus,
+        queries=topics,
+        qrels=qrels,
+        violating=violating,
+        meta={"path": str(source)},
+    )
+
+
+def set_path(name: str, sets_dir: Path | None = None) -> Path:
+    """The file of the set ``name`` (a key of SET_CORPORA) in ``sets_dir`` (default: the
+    source tree's bench/handwritten)."""
+    if name not in SET_CORPORA:
+        raise LogirError(f"unknown hand-written set {name!r}; known: {', '.join(SET_CORPORA)}")
+    return (sets_dir or HANDWRITTEN_DIR) / f"{name}.jsonl"
+
+
+def load_handwritten(name: str, data_root: str | Path, sets_dir: Path | None = None) -> Dataset:
+    """The set ``name`` joined with its corpus, ``data_root/<folder>/corpus.jsonl`` (the shared
+    datasets folder; the folder per set is SET_CORPORA's)."""
+    path = set_path(name, sets_dir)
+    corpus_path = Path(data_root) / SET_CORPORA[name] / "corpus.jsonl"
+    if not corpus_path.is_file():
+        raise LogirError(
+            f"the corpus of set {name!r} is not at {corpus_path}: pass the shared datasets "
+            "folder (LOGIR_SHARED_DATASETS or --data-root)"
+        )
+    return join_corpus(name, read_handwritten(path), read_docs(corpus_path), path)
