@@ -144,7 +144,7 @@ _EXCEPTION_WORDS = (
     r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
-    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside"
+    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
 )
 
 CUES: tuple[Cue, ...] = (
@@ -175,11 +175,11 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})\b|,\s*(?:minus|lacking)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|,\s*(?:minus|lacking)\b"
         # "minus" with no comma only before a name or "any": "Spain minus Madrid"
         r"|(?<=\w)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those)\b)",
         "comma",
-        key=r"exclud|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
+        key=r"excl|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free",
     ),
     _cue(
@@ -206,11 +206,11 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|,\s*|\b(?:with|having|containing)\s+)"
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|[,;]\s*|\b(?:with|having|containing)\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
-        r"|concerning|related\s+to)\s+)(?=[^\W\d_])",
+        r"|concerning|related\s+to|by|from|featuring|starring)\s+)(?=[^\W\d_])",
         "no",
         key=r"\bno\s|\bnothing\s",
     ),
@@ -227,7 +227,19 @@ CUES: tuple[Cue, ...] = (
         r"(?:like|love|enjoy|want|care\s+(?:for|about)|fancy|eat|drink)\b",
         key=r"like|love|enjoy|want|care|fancy|eat|drink",
     ),
-    _cue(NEGATION_WITHOUT, r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\bwithout\b", key="without"),
+    _cue(
+        NEGATION_DISLIKE,
+        # "... ? not interested in X", "but I'm not really interested in X"
+        r"(?:(?:^|[,;.?!])\s*|\b(?:but|and)\s+)(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
+        r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:interested|bothered)\s+"
+        r"(?:in|about|with|by)\b",
+        key="interested|bothered",
+    ),
+    _cue(
+        NEGATION_WITHOUT,
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/o\b)",
+        key="without|w/o",
+    ),
     _cue(
         NEGATION_UNRELATED,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to"
@@ -369,17 +381,26 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        # "those in China", "the ones from Spain": what follows says where, and the head is the
+        # query's own (negation._borrow_head gives it back: "rivers in China")
+        r"(?:the\s+)?(?:those|ones)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written"
+        r"|directed|based|against|for|over|under|featuring|starring|involving)\b)",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
+        r"(?:hearing|reading|learning)\s+(?:about|of)\s+",
         # a passive agent: "made by Tesla" -> "Tesla"
         r"(?:made|produced|manufactured|built|written|directed|created|designed|developed"
         r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+by\s+",
     )
 )
 
+NEG_ARTICLE = re.compile(r"(?:the|a|an|any|his|her|its|their)\s+(?=\S)")
+"""A lower-case article before an excluded item ("without the alcohol"), no part of what is
+excluded; case-sensitive, so that a title keeps its own ("The Hurt Locker")."""
+
 NEG_TAIL = re.compile(
     r"(?:\s+|-)(?:ones?|related|based|focused|oriented|themed|centred|centered|heavy|type"
-    r"|types|kind|kinds|stuff|things)\s*$",
+    r"|types|kind|kinds|stuff|things)\s*$|\s+(?:part|aspect|angle|side\s+of\s+things)\s*$",
     re.I,
 )
 """Words at the end of a negated concept that only point back at the query's own head."""

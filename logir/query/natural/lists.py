@@ -16,7 +16,7 @@ from logir.query.natural.lexicon import (
     NT,
     verbal_kind,
 )
-from logir.query.natural.negation import clean_negated
+from logir.query.natural.negation import clean_negated, without_article
 from logir.query.natural.view import View, is_abbreviation
 
 _LIST_MARK = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[:;,]))\(?(\d{1,2})[.)](?=\s)", re.M)
@@ -139,7 +139,7 @@ def negative_item(item: View, b: Builder) -> Query | None:
     m = _NEGATIVE_ITEM.match(item.text)
     if not m:
         return None
-    concept = clean_negated(item.cut(m.end(), len(item.text)))
+    concept = without_article(clean_negated(item.cut(m.end(), len(item.text))))
     t = b.term(concept) if concept.has_content() else None
     if t is None:
         return None

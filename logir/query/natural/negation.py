@@ -15,6 +15,7 @@ from logir.query.natural.lexicon import (
     CUES,
     EXCLUDING_CUES,
     LEAD_QUESTION,
+    NEG_ARTICLE,
     NEG_FILLER,
     NEG_TAIL,
     NEGATION_BUT_NOT,
@@ -265,11 +266,29 @@ def clean_negated(v: View) -> View:
             if m and m.end() < len(v.text) and has_content(v.text[m.end() :]):
                 v = v.cut(m.end(), len(v.text)).trim()
         m = NEG_TAIL.search(v.text)
-        if m and m.start() > 0 and has_content(v.text[: m.start()]):
+        if m and m.start() > 0 and has_content(v.text[: m.start()]) and not _compound(v.text, m):
             v = v.cut(0, m.start()).trim()
         if v.text == before:
             break
     return v
+
+
+def without_article(v: View) -> View:
+    """``v`` without a lower-case article before its words ("the alcohol" -> "alcohol")."""
+    m = NEG_ARTICLE.match(v.text)
+    if m and has_content(v.text[m.end() :]):
+        return v.cut(m.end(), len(v.text))
+    return v
+
+
+def _compound(text: str, tail: re.Match[str]) -> bool:
+    """Whether a hyphenated ``tail`` ("-oriented") makes one adjective with a lower-case word
+    ("object-oriented", "plant-based"), unlike a name or acronym before it ("mRNA-based",
+    "Marvel-themed"), which is what the query points back at."""
+    if text[tail.start()] != "-":
+        return False
+    before = text[: tail.start()].rsplit(None, 1)
+    return bool(before) and before[-1].isalpha() and before[-1].islower()
 
 
 _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
@@ -365,6 +384,7 @@ def negations(v: View, b: Builder) -> Clause:
         h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], text[: h.cue_start])
         if h.name in EXCLUDING_CUES:
             concepts = [item for c in concepts for item in split_list(c)]
+        concepts = [without_article(c) for c in concepts]
         if not all(c.has_content() for c in concepts):
             continue
         trial = cuts + [(h.cue_start, h.cut_end)] + ([h.extra_cut] if h.extra_cut else [])
@@ -420,6 +440,9 @@ _DANGLING_TAILS = frozenset(
         ("served",),
         ("served", "with"),
         ("using",),
+        # "travel, anything except India": the word the exception hangs on
+        ("anything",),
+        ("everything",),
     }
 )
 
