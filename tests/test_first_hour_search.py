@@ -28,10 +28,8 @@ KNOWN_FAILURES = frozenset(
     {
         "q01",  # films by Nolan or Villeneuve but not sci-fi
         "q02",  # Christopher Nolan movies that aren't science fiction
-        "q06",  # "Denis Villeneuve" AND NOT (Dune OR "Blade Runner")
         "q09",  # sci-fi movies that don't take place in space
         "q10",  # Best Picture winners, excluding war films
-        "q12",  # Italian desserts without coffee
         "q13",  # Italian desserts with no nuts and no coffee
         "q15",  # spicy dishes that don't contain meat
         "q17",  # blue cheeses that aren't made from cow's milk
@@ -39,7 +37,6 @@ KNOWN_FAILURES = frozenset(
         "q22",  # what does vitamin D do besides keeping bones strong?
         "q24",  # how to treat migraines without medication
         "q27",  # side effects of antibiotics apart from allergic reactions
-        "q29",  # antibiotic side effects not involving the stomach or gut
     }
 )
 

@@ -53,6 +53,14 @@ with their own weights (``pos_dense``, ``neg_dense``). The scale depends only on
 ``score`` gives any document the number ``rank`` gives it. Evidence entries add up exactly to the
 returned score.
 
+A keyword query ("Roman emperors but not Nero", "Italian desserts without coffee"; a short
+phrase, no question or request, :mod:`logir.logic.keyword`) or one written in logir syntax
+weighs the evidence above ``tau`` (the mixed lexical and dense evidence) ``keyword`` times: it
+names a set and takes some of it out, so a passage that names the excluded thing is unwanted,
+where in a question the excluded thing is often an aside the wanted passages name themselves.
+The dense evidence on its own (above ``dense_tau``) keeps its weight: for a named entity it
+measures siblings as much as the thing ("Barcelona" is close to every Spanish city).
+
 A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
 :mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
 comes besides X, and the passages it wants often name X themselves.
@@ -66,7 +74,10 @@ and kind_width 0.1 it passes two more first-hour queries and changes no tune spl
 tenth of a point, but on the test splits it cost NegConstraint 0.6 nDCG@10 (the words closest to
 a named entity are its siblings, not its kinds) and made a cold `hybrid:auto` eval about ten
 times slower (BENCHMARKS.md, "Kinds of an excluded topic"); besides 0.5 on
-the tuning splits (BENCHMARKS.md, "An exclusion worded in addition to").
+the tuning splits (BENCHMARKS.md, "An exclusion worded in addition to"); keyword 4 on the
+hand-written query sets (bench/handwritten; the tune splits' figures do not move: their queries
+are questions and requests), checked on the first-hour example (BENCHMARKS.md, "A keyword
+query excludes harder").
 """
 
 from __future__ import annotations
@@ -83,6 +94,7 @@ from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
+from logir.logic.keyword import is_keyword_query
 from logir.logic.kinds import kind_evidence
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
@@ -127,6 +139,9 @@ class Plan:
     #: per negated term, whether the wording excludes it "in addition to" ("besides X", "apart
     #: from X"; :mod:`logir.logic.besides`): its penalty weighs the composer's ``besides`` share
     besides: tuple[bool, ...] = ()
+    #: whether the query reads as a search-box query (:mod:`logir.logic.keyword`) or was written
+    #: in logir syntax: its penalty weighs the composer's ``keyword`` factor
+    keyword: bool = False
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -173,7 +188,8 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     else:
         why = f"a NOT in the {r.mode_used} reading"
     besides = tuple(not r.explicit and excluded_besides(text, t) for t in negated)
-    return Plan("exclude", text, positive, negated, form, why, tuple(fired), besides)
+    keyword = r.mode_used == "syntax" or is_keyword_query(text)
+    return Plan("exclude", text, positive, negated, form, why, tuple(fired), besides, keyword)
 
 
 class Exclusion(Composer):
@@ -197,6 +213,7 @@ class Exclusion(Composer):
         "kind_tau": Param("kind_tau", float, minimum=0.0, maximum=1.0),
         "kind_width": Param("kind_width", float, minimum=0.01, maximum=1.0),
         "besides": Param("besides", float, minimum=0.0, maximum=1.0),
+        "keyword": Param("keyword", float, minimum=0.0, maximum=MAX_WEIGHT),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -215,6 +232,7 @@ class Exclusion(Composer):
         kind_tau: float = 1.0,
         kind_width: float = 0.1,
         besides: float = 0.5,
+        keyword: float = 4.0,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -227,6 +245,9 @@ class Exclusion(Composer):
         self.passing, self.shared, self.dense_tau = passing, shared, dense_tau
         self.kind_tau, self.kind_width = kind_tau, kind_width
         self.besides = besides
+        if not math.isfinite(keyword) or keyword < 0:
+            raise ValueError("keyword must be a finite factor >= 0")
+        self.keyword = keyword
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -253,6 +274,8 @@ class Exclusion(Composer):
         cues = f"; cue: {', '.join(plan.cues)}" if plan.cues else ""
         if any(plan.besides) and self.besides < 1:
             cues += f"; worded 'besides': penalty x{self.besides:g}"
+        if plan.kind == "exclude" and plan.keyword and self.keyword != 1:
+            cues += f"; a keyword query: penalty x{self.keyword:g}"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------
@@ -319,6 +342,8 @@ class Exclusion(Composer):
                 alone = self.shared * full_alone + (1.0 - self.shared) * alone
         if self.tau > 0:  # only evidence above tau counts: a passing mention is not penalised
             neg = np.clip((neg - self.tau) / (1.0 - self.tau), 0.0, 1.0)
+        if plan.keyword:  # a keyword query: a passage that names what it excludes weighs more
+            neg = neg * self.keyword
         if alone is not None:  # a passage close in meaning, in other words ("espresso")
             neg = np.maximum(neg, np.clip((alone - self.dense_tau) / (1.0 - self.dense_tau), 0, 1))
         if self.kind_tau < 1:  # a passage that names a kind of the term ("beef" for "meat")

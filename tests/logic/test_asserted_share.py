@@ -32,19 +32,19 @@ def bm25() -> BM25Scorer:
 
 
 def test_a_negated_mention_is_not_penalised(bm25: BM25Scorer) -> None:
-    comp = get_composer("exclusion,tau=0")
+    comp = get_composer("exclusion,tau=0,keyword=1")
     (r,) = comp.rank([QUERY], bm25, 6)
     penalty = dict(zip(r.doc_idx.tolist(), r.evidence["NOT coffee"].tolist(), strict=True))
     assert penalty[1] == 0.0  # "no coffee in it"
     assert penalty[0] < 0 and penalty[3] < 0  # tiramisu and affogato are coffee desserts
     assert r.doc_idx[:2].tolist() == [2, 1]  # the two desserts without coffee first
     # without reading the passages, the strawberry tiramisu is penalised like the others
-    (every,) = get_composer("exclusion,tau=0,mentions=all").rank([QUERY], bm25, 6)
+    (every,) = get_composer("exclusion,tau=0,mentions=all,keyword=1").rank([QUERY], bm25, 6)
     assert every.evidence["NOT coffee"][every.doc_idx.tolist().index(1)] < 0
 
 
 def test_score_equals_rank_and_evidence_adds_up(bm25: BM25Scorer) -> None:
-    comp = get_composer("exclusion,tau=0")
+    comp = get_composer("exclusion,tau=0,keyword=1")
     (r,) = comp.rank([QUERY], bm25, 6)
     np.testing.assert_allclose(comp.score(QUERY, bm25, r.doc_idx), r.scores, rtol=1e-6)
     np.testing.assert_allclose(sum(r.evidence.values()), r.scores, rtol=1e-6, atol=1e-7)
@@ -100,8 +100,8 @@ def test_words_the_positive_part_shares_weigh_less(bm25: BM25Scorer) -> None:
     scorer = BM25Scorer.build(passages)
     attach_passages(scorer, passages)
     query = '"renewable energy" AND NOT "Renewable Energy: A First Course"'
-    whole = get_composer("exclusion,tau=0,shared=1").score(query, scorer, np.arange(3))
-    split = get_composer("exclusion,tau=0").score(query, scorer, np.arange(3))
+    whole = get_composer("exclusion,tau=0,shared=1,keyword=1").score(query, scorer, np.arange(3))
+    split = get_composer("exclusion,tau=0,keyword=1").score(query, scorer, np.arange(3))
     assert whole[0] < whole[1] + 0.5  # the shared words penalise the passage about the topic
     assert split[0] > whole[0] and split[0] > split[1]
 
@@ -132,8 +132,8 @@ def test_dense_evidence_alone_can_penalise_a_passage_in_other_words(fake) -> Non
     dense = fake({"granita": [0.5, 0.5, 0.5], "coffee": [0.5, 0.45, 0.1]})
     hybrid = _Hybrid(lexical, dense, passages)
     query = '"granita" AND NOT "coffee"'
-    mixed = get_composer("exclusion,tau=0.5,flat_weight=0,neg_dense=0.25,dense_tau=1")
-    alone = get_composer("exclusion,tau=0.5,flat_weight=0,neg_dense=0.25,dense_tau=0.8")
+    mixed = get_composer("exclusion,tau=0.5,flat_weight=0,neg_dense=0.25,dense_tau=1,keyword=1")
+    alone = get_composer("exclusion,tau=0.5,flat_weight=0,neg_dense=0.25,dense_tau=0.8,keyword=1")
     rows = np.arange(3)
     assert mixed.score(query, hybrid, rows)[1] == pytest.approx(1.0)  # not penalised
     s = alone.score(query, hybrid, rows)

@@ -35,11 +35,11 @@ def test_plan_follows_the_policy() -> None:
 def test_hand_computed_scores(fake) -> None:
     # P = "a" / best("a") = [1, .5, .25]; N = "b" / best("b") = [0, 1, .5]
     scorer = fake({"a": [4, 2, 1], "b": [0, 2, 1]})
-    comp = get_composer("exclusion,beta=0.5,tau=0,flat_weight=0")
+    comp = get_composer("exclusion,beta=0.5,tau=0,flat_weight=0,keyword=1")
     s = comp.score('"a" AND NOT "b"', scorer, np.array([0, 1, 2]))
     assert s.tolist() == pytest.approx([1.0, 0.5 - 0.5, 0.25 - 0.25])
     # tau = 0.5: only the part of N above 0.5 counts, rescaled: N' = [0, 1, 0]
-    s = get_composer("exclusion,beta=0.5,tau=0.5,flat_weight=0").score(
+    s = get_composer("exclusion,beta=0.5,tau=0.5,flat_weight=0,keyword=1").score(
         '"a" AND NOT "b"', scorer, np.arange(3)
     )
     assert s.tolist() == pytest.approx([1.0, 0.0, 0.25])
@@ -47,7 +47,7 @@ def test_hand_computed_scores(fake) -> None:
 
 def test_rank_and_score_agree_and_evidence_adds_up(fake) -> None:
     scorer = fake({"a": [4, 2, 1, 3], "b": [0, 2, 1, 3], "c": [1, 0, 0, 1]})
-    comp = get_composer("exclusion,beta=0.7,tau=0,flat_weight=0")
+    comp = get_composer("exclusion,beta=0.7,tau=0,flat_weight=0,keyword=1")
     q = '"a" AND NOT "b" AND NOT "c"'
     (r,) = comp.rank([q], scorer, 4)
     assert sorted(r.doc_idx.tolist()) == [0, 1, 2, 3]

@@ -60,7 +60,7 @@ def test_the_penalty_weighs_the_besides_share(fake) -> None:
     # P = "films" / best = [1, .5]; N = "comedies" or "Fargo" / best = [1, 0]; tau 0, no flat part
     scorer = fake({"films": [4, 2], "comedies": [3, 0], "Fargo": [3, 0]})
     rows = np.arange(2)
-    spec = "auto,beta=0.4,tau=0,flat_weight=0,mentions=all,dense_tau=1,kind_tau=1"
+    spec = "auto,beta=0.4,tau=0,flat_weight=0,mentions=all,dense_tau=1,kind_tau=1,keyword=1"
     full = get_composer(spec).score("films excluding comedies", scorer, rows)
     assert full.tolist() == pytest.approx([1.0 - 0.4, 0.5])
     half = get_composer(spec).score("films besides Fargo", scorer, rows)

@@ -99,7 +99,9 @@ def test_dense_evidence_of_an_excluded_term_counts_in_a_hybrid(fake) -> None:
     lexical = fake({"films": [3, 3, 3], "sci-fi": [0, 0, 0]})
     dense = fake({"films": [0.6, 0.6, 0.5], "sci-fi": [0.4, 0.1, 0.1]})
     hybrid = _Hybrid(lexical, dense)
-    comp = get_composer("exclusion,beta=1,tau=0.3,neg_dense=0.5,flat_weight=0,dense_tau=1")
+    comp = get_composer(
+        "exclusion,beta=1,tau=0.3,neg_dense=0.5,flat_weight=0,dense_tau=1,keyword=1"
+    )
     s = comp.score('"films" AND NOT "sci-fi"', hybrid, np.arange(3))
     assert s[0] < s[2] < s[1]
     (r,) = comp.rank(['"films" AND NOT "sci-fi"'], hybrid, 3)

@@ -124,11 +124,11 @@ def stews() -> Scorer:
 
 def test_the_composer_ranks_a_kind_of_the_excluded_topic_last(stews: Scorer) -> None:
     query = '"stew" AND NOT "meat"'
-    (plain,) = get_composer("exclusion,tau=0,kind_tau=1").rank([query], stews, 5)
-    (kinds,) = get_composer("exclusion,tau=0,kind_tau=0.6").rank([query], stews, 5)
+    (plain,) = get_composer("exclusion,tau=0,kind_tau=1,keyword=1").rank([query], stews, 5)
+    (kinds,) = get_composer("exclusion,tau=0,kind_tau=0.6,keyword=1").rank([query], stews, 5)
     before = plain.doc_idx.tolist()
     assert before.index(0) < before.index(2)  # the beef stew leads the bean stew on "stew"
     assert kinds.evidence["NOT meat"][kinds.doc_idx.tolist().index(0)] == pytest.approx(-0.4)
     assert kinds.doc_idx.tolist().index(0) > kinds.doc_idx.tolist().index(2)
-    comp = get_composer("exclusion,tau=0,kind_tau=0.6")
+    comp = get_composer("exclusion,tau=0,kind_tau=0.6,keyword=1")
     np.testing.assert_allclose(comp.score(query, stews, kinds.doc_idx), kinds.scores, rtol=1e-6)

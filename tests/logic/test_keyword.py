@@ -1,0 +1,72 @@
+"""A keyword query (a search-box phrase, or logir syntax) is penalised at the keyword factor."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from logir.errors import LogirError
+from logir.logic import get_composer
+from logir.logic.auto import plan_query
+from logir.logic.keyword import KEYWORD_WORDS, is_keyword_query
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Roman emperors but not Nero",
+        "Italian desserts without coffee",
+        "antibiotic resistance -penicillin",
+        '"Denis Villeneuve" films other than Dune',
+        "spicy dishes that don't contain meat",
+    ],
+)
+def test_search_box_phrases_are_keyword_queries(text: str) -> None:
+    assert is_keyword_query(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what does vitamin D do besides keeping bones strong?",
+        "how to treat migraines without medication",
+        "Provide an introduction to Aarhus without Denmark",
+        "Investigate the role of nature in Walden, excluding Thoreau's critique of society",
+        "I'm looking for Nolan films but not sci-fi",
+        "Waves that result in constructive interference but not in destructive interference.",
+        "films " * KEYWORD_WORDS + "but not Dune",
+        "",
+    ],
+)
+def test_questions_requests_and_prose_are_not(text: str) -> None:
+    assert not is_keyword_query(text)
+
+
+def test_plan_says_whether_a_query_is_keyword() -> None:
+    assert plan_query("films excluding comedies", "cues").keyword
+    assert not plan_query("Which films are there, excluding comedies?", "always").keyword
+    # logir syntax: a NOT written out is meant as one
+    assert plan_query('"films" AND NOT "comedies"', "cues").keyword
+
+
+def test_the_penalty_weighs_the_keyword_factor(fake) -> None:
+    # P = "films" / best = [1, .5]; N = "comedies" / best = [1, 0]; tau 0, no flat part
+    scorer = fake({"films": [4, 2], "comedies": [3, 0]})
+    rows = np.arange(2)
+    spec = "auto,beta=0.1,tau=0,flat_weight=0,mentions=all,dense_tau=1,kind_tau=1"
+    plain = get_composer(spec + ",keyword=1").score("films excluding comedies", scorer, rows)
+    assert plain.tolist() == pytest.approx([1.0 - 0.1, 0.5])
+    strong = get_composer(spec + ",keyword=4").score("films excluding comedies", scorer, rows)
+    assert strong.tolist() == pytest.approx([1.0 - 0.4, 0.5])
+    # a request keeps beta as it is
+    request = get_composer(spec + ",keyword=4").score(
+        "show me films, excluding comedies", scorer, rows
+    )
+    assert request.tolist() == pytest.approx([1.0 - 0.1, 0.5])
+    explained = get_composer(spec + ",keyword=4").explain("films excluding comedies")
+    assert "a keyword query: penalty x4" in explained
+
+
+def test_keyword_factor_is_checked() -> None:
+    with pytest.raises(LogirError, match="keyword"):
+        get_composer("auto,keyword=-1")
