@@ -79,7 +79,8 @@ def test_healthz(client: httpx.Client) -> None:
 
 
 def test_search_returns_hits_tree_and_evidence(client: httpx.Client) -> None:
-    result = _search(client, query=NEGATED, mode="syntax", composer="auto", k=5)
+    # keyword=1: the plain penalty, which leaves the passages about bone health in the top 5
+    result = _search(client, query=NEGATED, mode="syntax", composer="auto,keyword=1", k=5)
     assert result["tree"] == {"and": [{"term": "vitamin D"}, {"not": {"term": "bone health"}}]}
     assert result["logical_form"] == NEGATED
     assert result["mode_used"] == "syntax"
