@@ -172,6 +172,17 @@ CASES: list[tuple[str, Query]] = [
         And(T("how toxic is arsenic to people"), Not(T("groundwater"))),
     ),
     ("students not interested in math", And(T("students"), Not(T("interested in math")))),
+    # a bare name after "but not" is one of the things asked for: no head borrowed
+    ("emperors of Rome but not Nero", And(T("emperors of Rome"), Not(T("Nero")))),
+    (
+        "jazz musicians from New Orleans but not Louis Armstrong",
+        And(T("jazz musicians from New Orleans"), Not(T("Louis Armstrong"))),
+    ),
+    ("horror novels not by Stephen King", And(T("horror novels"), Not(T("Stephen King")))),
+    (
+        "medieval kings of England except those named Henry",
+        And(T("medieval kings of England"), Not(T("Henry"))),
+    ),
     # shorthand and a second clause that excludes
     ("universities in Boston excl. Harvard", And(T("universities in Boston"), Not(T("Harvard")))),
     ("pasta w/o cheese", And(T("pasta"), Not(T("cheese")))),

@@ -383,14 +383,15 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
         # "those in China", "the ones from Spain": what follows says where, and the head is the
         # query's own (negation._borrow_head gives it back: "rivers in China")
+        r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
         r"(?:the\s+)?(?:those|ones)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written"
         r"|directed|based|against|for|over|under|featuring|starring|involving)\b)",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
         r"(?:hearing|reading|learning)\s+(?:about|of)\s+",
         # a passive agent: "made by Tesla" -> "Tesla"
-        r"(?:made|produced|manufactured|built|written|directed|created|designed|developed"
-        r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+by\s+",
+        r"(?:(?:made|produced|manufactured|built|written|directed|created|designed|developed"
+        r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+)?by\s+",
     )
 )
 

@@ -23,7 +23,6 @@ from logir.query.natural.lexicon import (
     NEGATION_FRONTED_EXCEPTION,
     NEGATION_PREDICATE,
     NT,
-    lead_stripped,
     negated_kind,
     verbal_kind,
 )
@@ -411,7 +410,7 @@ def negations(v: View, b: Builder) -> Clause:
                 conjuncts.append(t)
                 used.append(CONJUNCTION_PROPERTIES)
         for c in concepts:
-            c = _borrow_head(v.without(cuts).trim(), c, h.name)
+            c = _borrow_head(v.without(cuts).trim(), c)
             t = b.term(c)
             if t is not None and Not(t) not in negated:
                 negated.append(Not(t))
@@ -521,30 +520,15 @@ _HEAD_END = re.compile(
     re.I,
 )
 
-_ONE_PREP = re.compile(r"\b(?:of|about|from|in)\b", re.I)
 
+def _borrow_head(positive: View, concept: View) -> View:
+    """Give a negated concept that opens with a preposition the head it shares with the
+    positive part: ``Birds found in X ... but not in Y`` -> ``Birds in Y``.
 
-def _borrow_head(positive: View, concept: View, cue: str) -> View:
-    """Give a bare negated concept the head it shares with the positive part.
-
-    ``Birds found in X ... but not in Y`` -> ``Birds in Y``; ``Disaster books about London but
-    not war`` -> ``Disaster books about war``. Only short, category-like phrases qualify.
+    A bare concept stays as written: in "emperors of Rome but not Nero" or "jazz musicians from
+    New Orleans but not Louis Armstrong" it names one of the things asked for, not a place like
+    the positive part's ("emperors of Nero").
     """
-    if (
-        cue == NEGATION_BUT_NOT
-        and len(concept.text.split()) <= 3
-        and not _PREP_START.match(concept.text)
-    ):
-        p = lead_stripped(positive)
-        preps = list(_ONE_PREP.finditer(p.text))
-        if (
-            len(preps) == 1
-            and len(p.text.split()) <= 6
-            and not re.search(r"\b(?:and|or|that|which|who)\b", p.text, re.I)
-            and preps[0].start() > 0
-        ):
-            return p.cut(0, preps[0].end()).join(concept)
-        return concept
     if not _PREP_START.match(concept.text) or len(concept.text.split()) > 6:
         return concept
     p = positive
