@@ -274,7 +274,7 @@ class Exclusion(Composer):
         cues = f"; cue: {', '.join(plan.cues)}" if plan.cues else ""
         if any(plan.besides) and self.besides < 1:
             cues += f"; worded 'besides': penalty x{self.besides:g}"
-        if plan.kind == "exclude" and plan.keyword and self.keyword != 1:
+        if plan.keyword and self.keyword != 1:  # only an exclusion plan is marked keyword
             cues += f"; a keyword query: penalty x{self.keyword:g}"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
