@@ -3,8 +3,9 @@
 "A tiramisu with no coffee in it" mentions coffee, but not as something the passage is about.
 In the manner of NegEx (Chapman et al., 2001), a *cue* opens a scope of a few words after it,
 closed early by a clause boundary (``. ; : ! ? ( )``), a word that turns the clause ("but",
-"however", "which" ...) or a copula ("Unlike Dune, Arrival is science fiction": what follows "is"
-is asserted); a mention of the term inside an open scope is *negated*. Cues:
+"however", "which" ...), a copula ("Unlike Dune, Arrival is science fiction": what follows "is"
+is asserted) or a pronoun that is the negated object itself ("without enough of it, bones become
+thin": the bones are asserted); a mention of the term inside an open scope is *negated*. Cues:
 
 - negation: "no", "not", "never", "without", "nor", "neither", "none", "non", a negated
   auxiliary ("don't", "isn't", "cannot" ...), "lacks";
@@ -69,6 +70,8 @@ TERMINATORS = _words(
     "but however although though yet whereas while which who whose because since except "
     "is are was were"
 )
+#: pronouns that end a scope: the negated thing is the pronoun, what follows is asserted
+PRONOUNS = _words("it them him")
 _CLAUSE = re.compile(r"[^.;:!?()\[\]]+")
 _PLAIN = re.compile(r"\w+(?:['\u2019]\w+)*")
 
@@ -138,7 +141,7 @@ def mention_counts(
             if word in NEGATIONS and word not in CANCELLABLE and nxt not in PSEUDO:
                 last_negation = i
             if left > 0:
-                left -= 1
+                left = 0 if word in PRONOUNS else left - 1
         seen += len(words)
     return {t: Mentions(*c) for t, c in counts.items()}
 

@@ -5,7 +5,8 @@
 
 1. **Terms** are compared by their content words: lower-cased runs of letters and digits, without
    function words (articles, prepositions, auxiliaries, pronouns, question words), each lightly
-   stemmed (``-ies`` -> ``-y``; ``-ing``, ``-ed``, ``-es``, ``-s`` dropped from longer words).
+   stemmed (``-ies`` -> ``-y``; ``-ing``, ``-ed``, ``-es``, ``-s`` dropped from longer words, then
+   a final ``-e``).
    So ``"films by Nolan"`` is ``"Nolan films"`` and ``"countries bordering France"`` is
    ``"countries that border France"``; word order and inflection do not count.
 2. **AND / OR** are flattened (a nested AND inside an AND is one AND) and their children compared
@@ -14,6 +15,7 @@
    terms of that AND: in ``"books about kings" AND NOT "books about Napoleon"`` the repeated
    ``books`` says nothing about what is excluded, so it equals ``... AND NOT "Napoleon"``.
    A negated term whose words all occur in the positive part keeps them.
+4. **De Morgan**: inside an AND, ``NOT (a OR b)`` is ``NOT a AND NOT b``.
 
 Nothing else is forgiven: a missing split, an extra term or a wrong operator make forms differ.
 """
@@ -47,8 +49,13 @@ Normal: TypeAlias = tuple[object, ...]
 
 
 def stem(word: str) -> str:
-    """A light English stem: ``countries`` -> ``country``, ``bordering`` -> ``border``."""
-    w = word.lower()
+    """A light English stem: ``countries`` -> ``country``, ``bordering`` -> ``border``; a final
+    ``e`` goes too, so that ``serve`` meets ``served`` and ``causes`` meets ``causing``."""
+    w = _suffix_stripped(word.lower())
+    return w[:-1] if len(w) > 3 and w.endswith("e") else w
+
+
+def _suffix_stripped(w: str) -> str:
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if len(w) > 5 and w.endswith("ing"):
@@ -102,6 +109,8 @@ def _normal(q: Query, shared: frozenset[str]) -> Normal:
         c = todo.pop()
         if type(c) is type(q):
             todo.extend(c.children)  # type: ignore[union-attr]
+        elif kind == "A" and isinstance(c, Not) and isinstance(c.child, Or):
+            todo.extend(Not(g) for g in c.child.children)  # NOT (a OR b) = NOT a AND NOT b
         else:
             flat.append(c)
     pos = _positive_words(tuple(flat)) if kind == "A" else frozenset()

@@ -24,6 +24,7 @@ def counts(text: str, *targets: str) -> dict[str, tuple[int, int]]:
         "The recipe doesn't use coffee at all.",
         "It contains neither cocoa nor coffee.",
         "A non-coffee version for children.",
+        "It is made without this coffee.",  # a determiner, not a pronoun object
     ],
 )
 def test_a_mention_in_a_negated_scope_is_negated(text: str) -> None:
@@ -40,6 +41,7 @@ def test_a_mention_in_a_negated_scope_is_negated(text: str) -> None:
         "There is no cream. Coffee is poured over the ice.",  # the scope ends with its sentence
         "It has no cream, but coffee is poured over it.",  # "but" turns the clause
         "No dessert in Rome is more famous, and its syrup is made from strong black coffee.",
+        "Without enough of it coffee tastes thin.",  # the pronoun was the negated object
     ],
 )
 def test_an_asserted_mention_is_not_negated(text: str) -> None:

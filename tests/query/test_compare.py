@@ -15,6 +15,7 @@ def test_content_words_drop_function_words_and_stem() -> None:
     )
     assert stem("played") == stem("play") and stem("cities") == "city"
     assert stem("glass") == "glass"  # a double s is no plural
+    assert stem("serve") == stem("served") and stem("causes") == stem("causing")
 
 
 @pytest.mark.parametrize(
@@ -28,6 +29,11 @@ def test_content_words_drop_function_words_and_stem() -> None:
         (
             '"books about kings" AND NOT "books about Napoleon"',
             '"books about kings" AND NOT "Napoleon"',
+        ),
+        # De Morgan inside an AND
+        (
+            '"castles" AND NOT ("ruins" OR "tourism")',
+            '"castles" AND NOT "ruins" AND NOT "tourism"',
         ),
     ],
 )
@@ -46,6 +52,11 @@ def test_same(a: str, b: str) -> None:
         ('"vitamin D"', '"vitamin"'),
         # shared words are forgiven only inside a NOT
         ('"books about kings" AND "books"', '"books about kings" AND "kings"'),
+        # NOT (a AND b) is no NOT a AND NOT b
+        (
+            '"castles" AND NOT ("ruins" AND "tourism")',
+            '"castles" AND NOT "ruins" AND NOT "tourism"',
+        ),
     ],
 )
 def test_different(a: str, b: str) -> None:

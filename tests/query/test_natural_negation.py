@@ -72,7 +72,7 @@ CASES: list[tuple[str, Query]] = [
     (
         "Can you tell me about Gareth Lewis, and could you please refrain from mentioning any "
         "information about Michael Gambon?",
-        And(T("Can you tell me about Gareth Lewis"), Not(T("Michael Gambon"))),
+        And(T("Gareth Lewis"), Not(T("Michael Gambon"))),
     ),
     (
         "Which dog breeds were developed for hunting but were never used in dog shows?",
@@ -123,6 +123,12 @@ CASES: list[tuple[str, Query]] = [
     # false friends found on the benchmarks: "no" after a verb, X-free in a sentence, a name
     # with a comma, a main-clause copula (a claim)
     ("Macrolides have no protective effect.", T("Macrolides have no protective effect.")),
+    ("replication of the minus strand", T("replication of the minus strand")),
+    (
+        "that album produced by none other than Quincy Jones",
+        T("that album produced by none other than Quincy Jones"),
+    ),
+    ("horror movies that are actually not bad", T("horror movies that are actually not bad")),
     (
         "IgA cells accumulate in the duodenal mucosa on commencement of a gluten-free diet.",
         T("IgA cells accumulate in the duodenal mucosa on commencement of a gluten-free diet."),
@@ -199,6 +205,43 @@ CASES: list[tuple[str, Query]] = [
             Not(T("authored by Hodgkin")),
             Not(T("Research about the patch clamp")),  # shares the head "Research"
         ),
+    ),
+    # names joined by "and" are a list, unless one title or one owner joins them
+    (
+        "battles of the Pacific War except for Midway and Iwo Jima",
+        And(T("battles of the Pacific War"), Not(T("Midway")), Not(T("Iwo Jima"))),
+    ),
+    (
+        "Shakespeare tragedies excluding Hamlet, Macbeth and King Lear",
+        And(
+            T("Shakespeare tragedies"), Not(T("Hamlet")), Not(T("Macbeth")), Not(T("King Lear"))
+        ),
+    ),
+    (
+        "Jung's books except Man and His Symbols",
+        And(T("Jung's books"), Not(T("Man and His Symbols"))),
+    ),
+    (
+        "novels about love, without mentioning Heathcliff and Catherine's relationship",
+        And(T("novels about love"), Not(T("Heathcliff and Catherine's relationship"))),
+    ),
+    (
+        "good sci fi novels, ignore anything by asimov",
+        And(T("good sci fi novels"), Not(T("asimov"))),
+    ),
+    (
+        "which planets have rings (never mind saturn)",
+        And(T("which planets have rings"), Not(T("saturn"))),
+    ),
+    ("inception minus the dream stuff", And(T("inception"), Not(T("dream")))),
+    ("the beatles albums minus abbey road", And(T("the beatles albums"), Not(T("abbey road")))),
+    (
+        "skip the beatles - british invasion bands",
+        And(T("british invasion bands"), Not(T("beatles"))),
+    ),
+    (
+        "hey can you pull up info on baroque composers besides bach? thanks",
+        And(T("baroque composers"), Not(T("bach"))),
     ),
 ]
 

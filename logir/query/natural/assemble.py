@@ -17,6 +17,7 @@ from logir.query.natural.lexicon import (
     FRAME,
     FRAME_DROPPED,
     LIST_HEADER_DROPPED,
+    POLITE_TAIL,
 )
 from logir.query.natural.lists import LIST_HEADER, list_items, negative_item, split_clauses
 from logir.query.natural.negation import negations
@@ -79,7 +80,11 @@ _RELATIVE_END = re.compile(r"\b(?:that|which|who)\s*:?\s*$", re.I)
 
 
 def _drop_frame(v: View, b: Builder) -> View:
-    """``v`` without a frame such as ``Is it true that`` or ``Find a passage about``."""
+    """``v`` without a frame such as ``Is it true that`` or ``Find a passage about``, and without
+    a polite tail ("thanks")."""
+    tail = POLITE_TAIL.search(v.text)
+    if tail and v.cut(0, tail.start()).has_content():
+        v = v.cut(0, tail.start())
     m = FRAME.match(v.text)
     if not m or not v.cut(m.end(), len(v.text)).has_content():
         return v

@@ -107,6 +107,7 @@ _NOT_FOLLOW_EXCEPT = (
     r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
     r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
     r"|unlike|unusual|uncommon|unknown|that|a\s+lot|long|far|later|earlier|before|after|to"
+    r"|bad|half\s+bad"  # "not bad": good
 )
 MENTION_VERB = (
     r"mention(?:ing|s)?|discuss(?:ing)?|includ(?:e|ing)|referenc(?:e|ing)|refer(?:ring)?\s+to"
@@ -141,7 +142,7 @@ def _cue(
 
 
 _EXCEPTION_WORDS = (
-    r"excluding|exclude|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|besides"
+    r"excluding|exclude|except(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
@@ -150,7 +151,7 @@ _EXCEPTION_WORDS = (
 CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_PARENTHETICAL,
-        rf"\(\s*(?:but\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to"
+        rf"\(\s*(?:but\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to|never\s+mind"
         rf"|do\s+not\s+(?:{MENTION_VERB})|don't\s+(?:{MENTION_VERB}))\b",
         "paren",
     ),
@@ -169,18 +170,21 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_FRONTED_EXCEPTION,
         r"^\s*(?:and\s+)?(?:apart\s+from|aside\s+from|besides|except\s+for|other\s+than|excluding"
-        r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than)\b",
+        r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than|except|minus"
+        r"|never\s+mind|skip(?:ping)?|ignor(?:e|ing)|leav(?:e|ing)\s+out)\b",
         "fronted",
     ),
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|,\s*(?:minus|lacking)\b"
-        # "minus" with no comma only before a name or "any": "Spain minus Madrid"
-        r"|(?<=\w)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those)\b)",
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|,\s*(?:minus|lacking|never\s+mind)\b"
+        # "minus" with no comma only before a name, "any" or "the", or after a plural: "Spain
+        # minus Madrid", "beatles albums minus abbey road" (not "the minus strand")
+        r"|(?<=\w)(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
+        r"|(?<=[a-z]s)\s+minus\s+(?!(?:strand|sign|end|ends|one|zero|infinity)\b)(?=[a-z])",
         "comma",
         key=r"excl|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside|rather|instead|opposed|minus|lacking|free",
+        r"|outside|rather|instead|opposed|minus|lacking|free|never",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -381,6 +385,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        # "anything by Asimov", "stuff with nuts": the maker or the ingredient is what is excluded
+        r"(?:anything|everything|something|stuff)\s+(?:by|from|with|featuring|starring)\s+",
         # "those in China", "the ones from Spain": what follows says where, and the head is the
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
@@ -421,15 +427,29 @@ FRAME = re.compile(
     r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?"
     r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
     r"|that\s+(?:describes?|discuss(?:es)?|mentions?|is\s+about|are\s+about))"
-    r"|i\s*(?:['\u2019]m|\s+am)\s+looking\s+for|(?:please\s+)?(?:show|give|get|find)\s+me"
+    # "hey, can you pull up info on", "could you please find me some articles about"
+    r"|(?:(?:hey|hi|hello|ok|okay)\s*[,!]?\s+)?(?:(?:can|could|would|will)\s+you\s+)?"
+    r"(?:please\s+)?(?:pull\s+up|look\s+up|dig\s+up|find|fetch|show|give|get|list|search\s+for)"
+    r"\s+(?:me\s+)?(?:(?:some|any|all|the)\s+)?(?:info|information|stuff|articles|passages|papers"
+    r"|documents|results|pages)\s+(?:on|about|regarding|concerning|for)"
+    r"|(?:(?:hey|hi|hello|ok|okay)\s*[,!]?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?:tell\s+me\s+about|pull\s+up|look\s+up|find|fetch|show|give|get|list|search\s+for)"
+    r"(?:\s+me)?"
+    r"|claim\s*:|(?:i\s*(?:['\u2019]m|\s+am)\s+looking\s+for"
+    r"|(?:please\s+)?(?:show|give|get|find)\s+me"
     r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
-    r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?"
+    r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?)"
     r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts)"
-    r"\s+(?:on|about|regarding|concerning))?)\s+",
+    r"\s+(?:on|about|regarding|concerning)|\s+a\s+list\s+of)?)\s+",
     re.I,
 )
 """A frame around the query proper: ``Is it true that``, ``Find a passage about``, ``I need
 information on``."""
+
+POLITE_TAIL = re.compile(
+    r"[\s,;.!?]*\b(?:thanks|thank\s+you|thx|cheers|please|pls|ty)[\s.!]*$", re.I
+)
+"""Politeness after the query proper: ``... besides bach? thanks``."""
 
 
 def lead_stripped(v: View) -> View:

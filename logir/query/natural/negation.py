@@ -52,6 +52,8 @@ _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
+#: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
+_FRONTED_END = re.compile(r",|;|:|\s[-\u2013\u2014]\s")
 
 
 @dataclass
@@ -206,7 +208,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         h.neg_end = h.cut_end = end
         return
     if h.kind == "fronted":
-        m = _FIRST_COMMA.search(text, h.cue_end)
+        m = _FRONTED_END.search(text, h.cue_end)
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
@@ -293,7 +295,9 @@ def _compound(text: str, tail: re.Match[str]) -> bool:
 _LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
 _LIST_ITEM_WORDS = 4
 _NAME_START = re.compile(r"(?:the\s+)?[A-Z0-9]")  # a title or name: its own item
+_TITLE_WORD = re.compile(r"(?:His|Her|Its|Their|My|Our|Your|Thy)\b")
 _AND = re.compile(r"\band\b", re.I)
+_POSSESSIVE = re.compile(r"\w['\u2019]s\s")  # "Heathcliff and Catherine's relationship": one thing
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 
 
@@ -302,9 +306,9 @@ def split_list(v: View) -> list[View]:
 
     Only short items (at most four words each) joined by at least one ``and`` / ``or`` count as a
     list, and not where the items look like they share a word or make one name (a one-word first
-    item before a longer last one, "comparing or referencing X", "Man and His Symbols"; a long
-    first item before a one-word last one; a possessive), unless the items are names or titles
-    joined by "or" ("Dune or Blade Runner", "1984 or Animal Farm"): a longer stretch is more
+    item before a longer last one, "comparing or referencing X"; a long first item before a
+    one-word last one; a possessive), unless every item is a name or title ("Dune or Blade
+    Runner", "Midway and Iwo Jima"; not "Man and His Symbols", one title): a longer stretch is more
     likely one description than several things.
     """
     items: list[View] = []
@@ -321,8 +325,12 @@ def split_list(v: View) -> list[View]:
     sizes = [len(i.text.split()) for i in items]
     # "Dune or Blade Runner", "1984 or Animal Farm": names joined by "or" (an "and" may belong to
     # a title: "Man and His Symbols")
-    has_and = bool(_AND.search(v.text))
-    names = not has_and and all(_NAME_START.match(i.text) for i in items)
+    # "Midway and Iwo Jima", "Hamlet, Macbeth and King Lear": names joined by "and" too, unless
+    # an item opens with a capitalised pronoun, the mark of one title ("Man and His Symbols"), or
+    # owns what follows ("Heathcliff and Catherine's relationship")
+    titled = any(_TITLE_WORD.match(i.text) for i in items[1:])
+    owned = bool(_AND.search(v.text)) and any(_POSSESSIVE.search(i.text) for i in items)
+    names = not titled and not owned and all(_NAME_START.match(i.text) for i in items)
     if (
         not _AND_OR.search(v.text)  # "Carlton, Victoria", "Safelite Group, Inc": one name
         or any(
