@@ -129,6 +129,7 @@ CASES: list[tuple[str, Query]] = [
         T("that album produced by none other than Quincy Jones"),
     ),
     ("horror movies that are actually not bad", T("horror movies that are actually not bad")),
+    ("films that are anything but boring", T("films that are anything but boring")),
     (
         "IgA cells accumulate in the duodenal mucosa on commencement of a gluten-free diet.",
         T("IgA cells accumulate in the duodenal mucosa on commencement of a gluten-free diet."),
@@ -213,9 +214,7 @@ CASES: list[tuple[str, Query]] = [
     ),
     (
         "Shakespeare tragedies excluding Hamlet, Macbeth and King Lear",
-        And(
-            T("Shakespeare tragedies"), Not(T("Hamlet")), Not(T("Macbeth")), Not(T("King Lear"))
-        ),
+        And(T("Shakespeare tragedies"), Not(T("Hamlet")), Not(T("Macbeth")), Not(T("King Lear"))),
     ),
     (
         "Jung's books except Man and His Symbols",
@@ -242,6 +241,29 @@ CASES: list[tuple[str, Query]] = [
     (
         "hey can you pull up info on baroque composers besides bach? thanks",
         And(T("baroque composers"), Not(T("bach"))),
+    ),
+    # a dash before the cue, a comment after the excluded items, "anything but", a fronted
+    # "with the exception of", a polite request and its frame
+    (
+        "cold war proxy wars - leave out vietnam and korea, already revised those",
+        And(T("cold war proxy wars"), Not(T("vietnam")), Not(T("korea"))),
+    ),
+    (
+        "linux distros for servers, anything but ubuntu",
+        And(T("linux distros for servers"), Not(T("ubuntu"))),
+    ),
+    (
+        "With the exception of the Hoover Dam, which large dams were built during the Depression?",
+        And(T("which large dams were built during the Depression"), Not(T("Hoover Dam"))),
+    ),
+    (
+        "I am researching canals in England; would you kindly omit those in London.",
+        And(T("canals in England"), Not(T("canals in London"))),
+    ),
+    (
+        "Please find information on the Apollo programme, but not the Moon landings, as I have "
+        "read plenty about those.",
+        And(T("the Apollo programme"), Not(T("Moon landings"))),
     ),
 ]
 

@@ -171,27 +171,30 @@ CUES: tuple[Cue, ...] = (
         NEGATION_FRONTED_EXCEPTION,
         r"^\s*(?:and\s+)?(?:apart\s+from|aside\s+from|besides|except\s+for|other\s+than|excluding"
         r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than|except|minus"
+        r"|with\s+the\s+exception\s+of"
         r"|never\s+mind|skip(?:ping)?|ignor(?:e|ing)|leav(?:e|ing)\s+out)\b",
         "fronted",
     ),
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|,\s*(?:minus|lacking|never\s+mind)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|,\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
         # "minus" with no comma only before a name, "any" or "the", or after a plural: "Spain
         # minus Madrid", "beatles albums minus abbey road" (not "the minus strand")
         r"|(?<=\w)(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
         r"|(?<=[a-z]s)\s+minus\s+(?!(?:strand|sign|end|ends|one|zero|infinity)\b)(?=[a-z])",
         "comma",
         key=r"excl|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside|rather|instead|opposed|minus|lacking|free|never",
+        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything",
     ),
     _cue(
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
-        r"|(?:^|[,;(]\s*|\b(?:but|and|please)\s+)(?:(?:could|can|would|will)\s+you\s+)?"
-        r"(?:please\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard|skip(?:ping)?"
+        r"|(?:^|[,;(]\s*|\s[-\u2013\u2014]\s*|\b(?:but|and|please)\s+)"
+        r"(?:(?:could|can|would|will)\s+you\s+)?"
+        r"(?:please\s+|kindly\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
+        r"|skip(?:ping)?"
         r"|(?:leave|set|put)\s+aside)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside",
     ),
@@ -234,7 +237,8 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_DISLIKE,
         # "... ? not interested in X", "but I'm not really interested in X"
-        r"(?:(?:^|[,;.?!])\s*|\b(?:but|and)\s+)(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
+        r"(?:(?:^|[,;.?!])\s*|\b(?:but|and|although|though|while|whereas)\s+)"
+        r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
         r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:interested|bothered)\s+"
         r"(?:in|about|with|by)\b",
         key="interested|bothered",
@@ -412,6 +416,14 @@ NEG_TAIL = re.compile(
 )
 """Words at the end of a negated concept that only point back at the query's own head."""
 
+NEG_ASIDE = re.compile(
+    r",\s*(?:as|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
+    r"|that\s+i|about\s+whom|about\s+which)\b",
+    re.I,
+)
+"""A comment after an excluded concept, no part of it: ``..., already revised those``,
+``..., as I have read plenty about those``."""
+
 
 LEAD_QUESTION = re.compile(
     r"^(?:(?:what|which|who)\s+(?:are|is|were|was)\s+(?:some\s+)?(?:of\s+)?(?:the\s+)?"
@@ -422,7 +434,7 @@ LEAD_QUESTION = re.compile(
 
 
 FRAME = re.compile(
-    r"^\s*(?:(?P<fact>(?:is|isn['\u2019]t)\s+it\s+(?:true|the\s+case|correct|a\s+fact)\s+that)"
+    r"^\s*(?:(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|greetings)\s*[.,!]\s*)?(?:(?P<fact>(?:is|isn['\u2019]t)\s+it\s+(?:true|the\s+case|correct|a\s+fact)\s+that)"
     r"|(?:please\s+)?(?:find|show|give|get|retrieve|search\s+for)\s+(?:me\s+)?"
     r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?"
     r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
@@ -435,7 +447,10 @@ FRAME = re.compile(
     r"|(?:(?:hey|hi|hello|ok|okay)\s*[,!]?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
     r"(?:tell\s+me\s+about|pull\s+up|look\s+up|find|fetch|show|give|get|list|search\s+for)"
     r"(?:\s+me)?"
-    r"|claim\s*:|(?:i\s*(?:['\u2019]m|\s+am)\s+looking\s+for"
+    r"|claim\s*:|(?:i\s*(?:['\u2019]m|\s+am)\s+(?:looking\s+for|researching|studying"
+    r"|reading\s+up\s+on|interested\s+in|curious\s+about)"
+    r"|i\s+(?:would|should|'d)\s+be\s+(?:grateful|glad|pleased|obliged)\s+(?:for|of)"
+    r"|i\s+(?:would|should)\s+like\s+to\s+(?:learn|know|read)(?:\s+(?:about|of))?"
     r"|(?:please\s+)?(?:show|give|get|find)\s+me"
     r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
     r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?)"

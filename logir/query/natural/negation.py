@@ -16,6 +16,7 @@ from logir.query.natural.lexicon import (
     EXCLUDING_CUES,
     LEAD_QUESTION,
     NEG_ARTICLE,
+    NEG_ASIDE,
     NEG_FILLER,
     NEG_TAIL,
     NEGATION_BUT_NOT,
@@ -257,9 +258,13 @@ def _closing_parens(text: str) -> dict[int, int]:
 
 
 def clean_negated(v: View) -> View:
-    """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept, and
-    the words that only point back at the query ("mRNA ones", "stomach related")."""
+    """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept, a
+    comment after it (", as I have read about those"), and the words that only point back at the
+    query ("mRNA ones", "stomach related")."""
     v = v.trim()
+    aside = NEG_ASIDE.search(v.text)
+    if aside and has_content(v.text[: aside.start()]):
+        v = v.cut(0, aside.start()).trim()
     for _ in range(6):
         before = v.text
         for pat in NEG_FILLER:
