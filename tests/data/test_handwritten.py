@@ -101,8 +101,9 @@ SHIPPED = sorted(p.stem for p in HANDWRITTEN_DIR.glob("*.jsonl"))
 
 
 def test_every_shipped_set_is_known() -> None:
-    assert "comlq" in SHIPPED
+    assert {"comlq", "negconstraint", "scifact"} <= set(SHIPPED)
     assert set(SHIPPED) <= set(SET_CORPORA)
+    assert SET_CORPORA["scifact"] == "scifact"
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -33,7 +33,7 @@ __all__ = [
 HANDWRITTEN_DIR = Path(__file__).resolve().parents[3] / "bench" / "handwritten"
 """Where the sets are in a source checkout."""
 
-SET_CORPORA = {"comlq": "comlq", "negconstraint": "negconstraint"}
+SET_CORPORA = {"comlq": "comlq", "negconstraint": "negconstraint", "scifact": "scifact"}
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
 NEGATION_KINDS = ("exclude", "predicate", "none")
