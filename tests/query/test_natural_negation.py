@@ -265,6 +265,18 @@ CASES: list[tuple[str, Query]] = [
         "read plenty about those.",
         And(T("the Apollo programme"), Not(T("Moon landings"))),
     ),
+    (
+        "c-section pain management, opioids aside",
+        And(T("c-section pain management"), Not(T("opioids"))),
+    ),
+    (
+        "designers of the 1930s, leaving aside Nigel Gresley, about whom I know a great deal?",
+        And(T("designers of the 1930s"), Not(T("Nigel Gresley"))),
+    ),
+    (
+        "Hugo novels, excluding Les Misérables itself",
+        And(T("Hugo novels"), Not(T("Les Misérables"))),
+    ),
 ]
 
 

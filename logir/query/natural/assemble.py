@@ -84,7 +84,7 @@ def _drop_frame(v: View, b: Builder) -> View:
     a polite tail ("thanks")."""
     tail = POLITE_TAIL.search(v.text)
     if tail and v.cut(0, tail.start()).has_content():
-        v = v.cut(0, tail.start())
+        v = v.cut(0, len(v.text[: tail.start()].rstrip(" \t\n,;.!?")))
     m = FRAME.match(v.text)
     if not m or not v.cut(m.end(), len(v.text)).has_content():
         return v

@@ -188,6 +188,13 @@ CUES: tuple[Cue, ...] = (
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything",
     ),
     _cue(
+        NEGATION_EXCEPTION,
+        # "pain management, opioids aside": the excluded item comes before its cue
+        r",\s*(?=[^,;.?!()]{1,60}?\s+aside\s*(?:[.;?!)]|$))",
+        "aside",
+        key=r"\baside\s*(?:[.;?!)]|$)",
+    ),
+    _cue(
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
@@ -411,13 +418,14 @@ excluded; case-sensitive, so that a title keeps its own ("The Hurt Locker")."""
 
 NEG_TAIL = re.compile(
     r"(?:\s+|-)(?:ones?|related|based|focused|oriented|themed|centred|centered|heavy|type"
-    r"|types|kind|kinds|stuff|things)\s*$|\s+(?:part|aspect|angle|side\s+of\s+things)\s*$",
+    r"|types|kind|kinds|stuff|things)\s*$|\s+(?:part|aspect|angle|side\s+of\s+things)\s*$"
+    r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$",
     re.I,
 )
 """Words at the end of a negated concept that only point back at the query's own head."""
 
 NEG_ASIDE = re.compile(
-    r",\s*(?:as|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
+    r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
     r"|that\s+i|about\s+whom|about\s+which)\b",
     re.I,
 )
@@ -462,7 +470,10 @@ FRAME = re.compile(
 information on``."""
 
 POLITE_TAIL = re.compile(
-    r"[\s,;.!?]*\b(?:thanks|thank\s+you|thx|cheers|please|pls|ty)[\s.!]*$", re.I
+    r"\b(?:thanks|thank\s+you|thx|cheers|please|pls|ty)[\s.!]*$"
+    r"|(?<=[.?!])\s+(?:i\s+(?:would|should|'d)\s+be\s+(?:much\s+|very\s+|most\s+)?"
+    r"(?:obliged|grateful)|many\s+thanks|thanks\s+in\s+advance)[^.?!]*[.!]?\s*$",
+    re.I,
 )
 """Politeness after the query proper: ``... besides bach? thanks``."""
 

@@ -53,6 +53,7 @@ _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
+_ASIDE = re.compile(r"\s+aside\b", re.I)
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(r",|;|:|\s[-\u2013\u2014]\s")
 
@@ -208,6 +209,12 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             end += 1
         h.neg_end = h.cut_end = end
         return
+    if h.kind == "aside":
+        m = _ASIDE.search(text, h.cue_end)
+        if not m:
+            return
+        h.neg_end, h.cut_end = m.start(), m.end()
+        return
     if h.kind == "fronted":
         m = _FRONTED_END.search(text, h.cue_end)
         if not m:
@@ -223,7 +230,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             h.neg_end = h.cut_end = listed
             return
         if m:
-            h.neg_end, h.cut_end = m.start(), m.end()
+            # "leaving aside X, about whom I know a lot": the comment goes with X
+            aside = NEG_ASIDE.match(text, m.start())
+            h.neg_end, h.cut_end = m.start(), stop if aside else m.end()
             return
     h.neg_end, h.cut_end = stop, stop
     boundary = text[stop : stop + blen]
