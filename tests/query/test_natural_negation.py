@@ -277,6 +277,19 @@ CASES: list[tuple[str, Query]] = [
         "Hugo novels, excluding Les Misérables itself",
         And(T("Hugo novels"), Not(T("Les Misérables"))),
     ),
+    (
+        "preventing colorectal cancer - anything but aspirin",
+        And(T("preventing colorectal cancer"), Not(T("aspirin"))),
+    ),
+    (
+        "Good morning. I would be grateful for information on bridges in Europe, although I am not "
+        "interested in those in the United Kingdom.",
+        And(T("bridges in Europe"), Not(T("bridges in the United Kingdom"))),
+    ),
+    (
+        "Which metals do not rust in sea water? I would be much obliged for an answer.",
+        And(T("Which metals"), Not(T("rust in sea water"))),
+    ),
 ]
 
 

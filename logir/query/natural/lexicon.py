@@ -178,7 +178,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|,\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s[-\u2013\u2014])\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
         # "minus" with no comma only before a name, "any" or "the", or after a plural: "Spain
         # minus Madrid", "beatles albums minus abbey road" (not "the minus strand")
         r"|(?<=\w)(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
@@ -472,7 +472,7 @@ information on``."""
 POLITE_TAIL = re.compile(
     r"\b(?:thanks|thank\s+you|thx|cheers|please|pls|ty)[\s.!]*$"
     r"|(?<=[.?!])\s+(?:i\s+(?:would|should|'d)\s+be\s+(?:much\s+|very\s+|most\s+)?"
-    r"(?:obliged|grateful)|many\s+thanks|thanks\s+in\s+advance)[^.?!]*[.!]?\s*$",
+    r"(?:obliged|grateful)|many\s+thanks|thanks\s+in\s+advance)[^.?!]{0,30}[.!]?\s*$",
     re.I,
 )
 """Politeness after the query proper: ``... besides bach? thanks``."""
