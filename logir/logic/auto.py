@@ -168,7 +168,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         if not fired:
             why = "the negation states a property, no exclusion cue"
             return Plan("flat", text, logical_form=form, why=why)
-        if ENTITY_QUESTION.match(text):
+        if ENTITY_QUESTION.match(text) and not cues.SET_ASIDE.search(text):
             why = "an entity-seeking question: its negation constrains the answer"
             return Plan("flat", text, logical_form=form, why=why)
         if is_claim(text):

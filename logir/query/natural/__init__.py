@@ -114,6 +114,7 @@ from logir.query.natural.lexicon import (
     NEGATION_UNRELATED,
     NEGATION_WITHOUT,
     PREDICATE_CUES,
+    SET_ASIDE,
     TEMPLATE_THAT_ARE_ALSO,
     TEMPLATE_THAT_ARE_ALSO_BOTH,
 )
@@ -157,6 +158,7 @@ __all__ = [
     "NEGATION_PREDICATE",
     "NEGATION_WITHOUT",
     "PREDICATE_CUES",
+    "SET_ASIDE",
     "QueryTooComplex",
     "QueryTooLong",
     "SPACY_MAX_TOKENS",

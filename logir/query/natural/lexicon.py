@@ -148,6 +148,16 @@ _EXCEPTION_WORDS = (
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
 )
 
+SET_ASIDE = re.compile(
+    r"(?:[,;(]|\s[-\u2013\u2014]|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
+    r"|aside\s+from|besides|not\s+including|not\s+counting|leaving\s+(?:out|aside)"
+    r"|with\s+the\s+exception\s+of)\b",
+    re.I,
+)
+"""An exception set off from the rest ("Which rivers flow through Germany, apart from the
+Rhine?"): it leaves items out of the answer, unlike one inside a clause ("registered by any
+organization other than ...") or a contrast ("moved to Saturday, instead of Sunday")."""
+
 CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_PARENTHETICAL,
