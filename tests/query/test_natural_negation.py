@@ -282,6 +282,22 @@ CASES: list[tuple[str, Query]] = [
         And(T("preventing colorectal cancer"), Not(T("aspirin"))),
     ),
     (
+        "Baroque composers from Germany, Bach excluded",
+        And(T("Baroque composers from Germany"), Not(T("Bach"))),
+    ),
+    (
+        "Gothic cathedrals in France, but leave Notre-Dame out of it",
+        And(T("Gothic cathedrals in France"), Not(T("Notre-Dame"))),
+    ),
+    (
+        "Shakespeare's plays with the tragedies left out",
+        And(T("Shakespeare's plays"), Not(T("tragedies"))),
+    ),
+    (
+        "Antarctic expeditions other than Scott's or Amundsen's",
+        And(T("Antarctic expeditions"), Not(T("Scott's")), Not(T("Amundsen's"))),
+    ),
+    (
         "Good morning. I would be grateful for information on bridges in Europe, although I am not "
         "interested in those in the United Kingdom.",
         And(T("bridges in Europe"), Not(T("bridges in the United Kingdom"))),

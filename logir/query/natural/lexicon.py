@@ -199,10 +199,13 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_EXCEPTION,
-        # "pain management, opioids aside": the excluded item comes before its cue
-        r",\s*(?=[^,;.?!()]{1,60}?\s+aside\s*(?:[.;?!)]|$))",
+        # "pain management, opioids aside", "composers, Bach excluded", "plays with the tragedies
+        # left out", "but leave Notre-Dame out of it": the excluded item comes before its cue
+        r"(?:,\s*|\bwith\s+)(?=[^,;.?!()]{1,60}?\s+(?:aside|excluded|not\s+included|left\s+out"
+        r"|omitted|removed)\s*(?:[.;?!)]|$))"
+        r"|(?:,\s*|\b(?:but|and|please|just)\s+)leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)",
         "aside",
-        key=r"\baside\s*(?:[.;?!)]|$)",
+        key=r"\b(?:aside|excluded|included|out|omitted|removed)\s*(?:[.;?!)]|$)|\bleave\s",
     ),
     _cue(
         NEGATION_REFRAIN,

@@ -53,7 +53,12 @@ _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
-_ASIDE = re.compile(r"\s+aside\b", re.I)
+#: the word after an excluded item that says it is left out ("opioids aside")
+_ASIDE = re.compile(
+    r"\s+(?:aside|excluded|not\s+included|left\s+out|omitted|removed"
+    r"|out(?:\s+of\s+(?:it|this|that|them))?)\b",
+    re.I,
+)
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(r",|;|:|\s[-\u2013\u2014]\s")
 
@@ -350,7 +355,10 @@ def split_list(v: View) -> list[View]:
         or any(
             not i.has_content() or n > _LIST_ITEM_WORDS for i, n in zip(items, sizes, strict=True)
         )
-        or any(i.text.endswith(("'s", "\u2019s")) for i in items[:-1])  # "A's and B's life"
+        or (  # "A's and B's life" (not "Scott's or Amundsen's": each item is a name)
+            any(i.text.endswith(("'s", "\u2019s")) for i in items[:-1])
+            and not items[-1].text.endswith(("'s", "\u2019s"))
+        )
         or (sizes[0] == 1 and sizes[-1] > 1 and not names)  # "comparing or referencing X"
         or (sizes[0] >= 3 and sizes[-1] == 1 and not names)  # "international honors and awards"
     ):
