@@ -131,6 +131,10 @@ CASES: list[tuple[str, Query]] = [
     ("horror movies that are actually not bad", T("horror movies that are actually not bad")),
     ("films that are anything but boring", T("films that are anything but boring")),
     (
+        "laureates who won the prize not once but twice",
+        T("laureates who won the prize not once but twice"),
+    ),
+    (
         "IgA cells accumulate in the duodenal mucosa on commencement of a gluten-free diet.",
         T("IgA cells accumulate in the duodenal mucosa on commencement of a gluten-free diet."),
     ),
@@ -292,6 +296,20 @@ CASES: list[tuple[str, Query]] = [
     (
         "Shakespeare's plays with the tragedies left out",
         And(T("Shakespeare's plays"), Not(T("tragedies"))),
+    ),
+    ("famous physicists exept einstein", And(T("famous physicists"), Not(T("einstein")))),
+    ("us presidents who didnt serve", And(T("us presidents"), Not(T("serve")))),
+    (
+        "trials for melanoma, excluding any that used checkpoint inhibitors",
+        And(T("trials for melanoma"), Not(T("checkpoint inhibitors"))),
+    ),
+    (
+        "microbiome and obesity, nothing done in mice",
+        And(T("microbiome and obesity"), Not(T("mice"))),
+    ),
+    (
+        "I need material on the causes of the Revolution, other than the Enlightenment.",
+        And(T("the causes of the Revolution"), Not(T("Enlightenment"))),
     ),
     (
         "Antarctic expeditions other than Scott's or Amundsen's",

@@ -126,9 +126,10 @@ def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
         shared = last.cut(words[1].start(), len(last.text))
         return [c.join(shared) for c in cores[:-1]] + [last], tail
     for i, m in enumerate(_WORD_TOKEN.finditer(last.text)):
-        if i > width:
+        if i > width + 1:  # "probiotics or fermented foods for IBS": one word more than theirs
             break
-        if i >= 1 and _MODIFIER.fullmatch(m.group()):
+        if i >= 1 and _MODIFIER.fullmatch(m.group()) and (i <= width or m.group().lower() != "of"):
+            # (not "Paris or the south of France": "of" past their width binds a noun phrase)
             return [*cores[:-1], last.cut(0, m.start())], last.cut(m.start(), len(last.text))
     return cores, tail
 

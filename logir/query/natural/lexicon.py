@@ -99,15 +99,15 @@ condition of a list): passages that satisfy them often mention the negated conce
 
 AUX = r"is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must"
 NT = (
-    r"(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven|hadn|couldn|wouldn|shouldn|won|mustn)"
-    r"['\u2019]t|can['\u2019]t|cannot"
+    r"(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven|hadn|couldn|wouldn|shouldn|mustn)"
+    r"['\u2019]?t|won['\u2019]t|can['\u2019]t|cannot"  # "didnt", as typed
 )
 # Words after "not"/"never" that make it something other than an exclusion.
 _NOT_FOLLOW_EXCEPT = (
     r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
     r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
     r"|unlike|unusual|uncommon|unknown|that|a\s+lot|long|far|later|earlier|before|after|to"
-    r"|bad|half\s+bad"  # "not bad": good
+    r"|bad|half\s+bad|once\s+but"  # "not bad": good; "not once but twice"
 )
 MENTION_VERB = (
     r"mention(?:ing|s)?|discuss(?:ing)?|includ(?:e|ing)|referenc(?:e|ing)|refer(?:ring)?\s+to"
@@ -130,7 +130,7 @@ class Cue:
     key: re.Pattern[str] | None = None  # text every match holds: no key, no need to search
 
 
-_NEGATION_KEY = r"not|never|n['\u2019]t"
+_NEGATION_KEY = r"not|never|n['\u2019]?t\b"
 
 
 def _cue(
@@ -142,7 +142,7 @@ def _cue(
 
 
 _EXCEPTION_WORDS = (
-    r"excluding|exclude|except(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
+    r"excluding|exclude|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
@@ -194,7 +194,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?<=\w)(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
         r"|(?<=[a-z]s)\s+minus\s+(?!(?:strand|sign|end|ends|one|zero|infinity)\b)(?=[a-z])",
         "comma",
-        key=r"excl|except|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
+        key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything",
     ),
     _cue(
@@ -237,6 +237,7 @@ CUES: tuple[Cue, ...] = (
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
+        r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+)(?=[^\W\d_])",
         "no",
         key=r"\bno\s|\bnothing\s",
@@ -313,8 +314,8 @@ CUES: tuple[Cue, ...] = (
 
 
 _COPULA = re.compile(
-    r"\b(?:is|are|was|were|am|be|been|being|isn['\u2019]t|aren['\u2019]t|wasn['\u2019]t"
-    r"|weren['\u2019]t)\b",
+    r"\b(?:is|are|was|were|am|be|been|being|isn['\u2019]?t|aren['\u2019]?t|wasn['\u2019]?t"
+    r"|weren['\u2019]?t)\b",
     re.I,
 )
 
@@ -411,6 +412,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
         # "anything by Asimov", "stuff with nuts": the maker or the ingredient is what is excluded
         r"(?:anything|everything|something|stuff)\s+(?:by|from|with|featuring|starring)\s+",
+        # "excluding any that used checkpoint inhibitors"
+        r"(?:any|those|ones)\s+(?:that|which|who)\s+(?:used?|involved?|includ(?:e|ed)|tested"
+        r"|studied|mention(?:ed)?)\s+",
         # "those in China", "the ones from Spain": what follows says where, and the head is the
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
@@ -457,7 +461,8 @@ LEAD_QUESTION = re.compile(
 FRAME = re.compile(
     r"^\s*(?:(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|greetings)\s*[.,!]\s*)?(?:(?P<fact>(?:is|isn['\u2019]t)\s+it\s+(?:true|the\s+case|correct|a\s+fact)\s+that)"
     r"|(?:please\s+)?(?:find|show|give|get|retrieve|search\s+for)\s+(?:me\s+)?"
-    r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?"
+    r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?|abstracts?"
+    r"|studies|papers?|material|literature|research"
     r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
     r"|that\s+(?:describes?|discuss(?:es)?|mentions?|is\s+about|are\s+about))"
     # "hey, can you pull up info on", "could you please find me some articles about"
@@ -475,7 +480,8 @@ FRAME = re.compile(
     r"|(?:please\s+)?(?:show|give|get|find)\s+me"
     r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
     r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?)"
-    r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts)"
+    r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts"
+    r"|abstracts|material|studies|research|literature|sources)"
     r"\s+(?:on|about|regarding|concerning)|\s+a\s+list\s+of)?)\s+",
     re.I,
 )
