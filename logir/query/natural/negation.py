@@ -342,11 +342,9 @@ def split_list(v: View) -> list[View]:
     items.append(v.cut(at, len(v.text)))
     items = [i.trim() for i in items]
     sizes = [len(i.text.split()) for i in items]
-    # "Dune or Blade Runner", "1984 or Animal Farm": names joined by "or" (an "and" may belong to
-    # a title: "Man and His Symbols")
-    # "Midway and Iwo Jima", "Hamlet, Macbeth and King Lear": names joined by "and" too, unless
-    # an item opens with a capitalised pronoun, the mark of one title ("Man and His Symbols"), or
-    # owns what follows ("Heathcliff and Catherine's relationship")
+    # names or titles are items: "Dune or Blade Runner", "1984 or Animal Farm", "Midway and Iwo
+    # Jima", unless an item opens with a capitalised pronoun, the mark of one title ("Man and His
+    # Symbols"), or an "and" joins owners of one thing ("Heathcliff and Catherine's relationship")
     titled = any(_TITLE_WORD.match(i.text) for i in items[1:])
     owned = bool(_AND.search(v.text)) and any(_POSSESSIVE.search(i.text) for i in items)
     names = not titled and not owned and all(_NAME_START.match(i.text) for i in items)
