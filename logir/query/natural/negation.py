@@ -214,14 +214,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             end += 1
         h.neg_end = h.cut_end = end
         return
-    if h.kind == "aside":
-        m = _ASIDE.search(text, h.cue_end)
-        if not m:
-            return
-        h.neg_end, h.cut_end = m.start(), m.end()
-        return
-    if h.kind == "fronted":
-        m = _FRONTED_END.search(text, h.cue_end)
+    if h.kind in ("aside", "fronted"):
+        # "opioids aside": the item runs to its cue word; "excluding X, ...": to the comma
+        m = (_ASIDE if h.kind == "aside" else _FRONTED_END).search(text, h.cue_end)
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
