@@ -48,7 +48,7 @@ def test_hand_computed_scores(fake) -> None:
     s = comp.score('"a" AND NOT "b"', scorer, np.array([0, 1, 2]))
     assert s.tolist() == pytest.approx([1.0, 0.5 - 0.5, 0.25 - 0.25])
     # tau = 0.5: only the part of N above 0.5 counts, rescaled: N' = [0, 1, 0]
-    s = get_composer("exclusion,beta=0.5,tau=0.5,flat_weight=0,keyword=1").score(
+    s = get_composer("exclusion,beta=0.5,tau=0.5,flat_weight=0,keyword=1,keyword_tau=0.5").score(
         '"a" AND NOT "b"', scorer, np.arange(3)
     )
     assert s.tolist() == pytest.approx([1.0, 0.0, 0.25])

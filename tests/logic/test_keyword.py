@@ -67,6 +67,28 @@ def test_the_penalty_weighs_the_keyword_factor(fake) -> None:
     assert "a keyword query: penalty x4" in explained
 
 
+def test_a_keyword_query_counts_evidence_above_keyword_tau(fake) -> None:
+    # N = "comedies" / best = [1, .5]: .5 is at tau .5, above keyword_tau .4 by a sixth of the rest
+    scorer = fake({"films": [4, 2], "comedies": [3, 1.5]})
+    rows = np.arange(2)
+    spec = "auto,beta=0.1,flat_weight=0,mentions=all,dense_tau=1,kind_tau=1,keyword=1,tau=0.5"
+    low = get_composer(spec + ",keyword_tau=0.4").score("films excluding comedies", scorer, rows)
+    assert low.tolist() == pytest.approx([0.9, 0.5 - 0.1 * (0.1 / 0.6)])
+    off = get_composer(spec + ",keyword_tau=0.5").score("films excluding comedies", scorer, rows)
+    assert off.tolist() == pytest.approx([0.9, 0.5])
+    # a request keeps tau; a lower tau stays the lower
+    request = get_composer(spec + ",keyword_tau=0.4").score(
+        "show me films, excluding comedies", scorer, rows
+    )
+    assert request.tolist() == pytest.approx([0.9, 0.5])
+    zero = get_composer(spec.replace("tau=0.5", "tau=0") + ",keyword_tau=0.4")
+    assert zero.score("films excluding comedies", scorer, rows).tolist() == pytest.approx(
+        [0.9, 0.5 - 0.1 * 0.5]
+    )
+
+
 def test_keyword_factor_is_checked() -> None:
     with pytest.raises(LogirError, match="keyword"):
         get_composer("auto,keyword=-1")
+    with pytest.raises(LogirError, match="keyword_tau"):
+        get_composer("auto,keyword_tau=1.5")
