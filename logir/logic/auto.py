@@ -283,6 +283,8 @@ class Exclusion(Composer):
             cues += f"; worded 'besides': penalty x{self.besides:g}"
         if plan.keyword and self.keyword != 1:  # only an exclusion plan is marked keyword
             cues += f"; a keyword query: penalty x{self.keyword:g}"
+        if plan.keyword and self.keyword_tau < self.tau:
+            cues += f", evidence counted above {self.keyword_tau:g}"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------

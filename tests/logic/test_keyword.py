@@ -65,6 +65,9 @@ def test_the_penalty_weighs_the_keyword_factor(fake) -> None:
     assert request.tolist() == pytest.approx([1.0 - 0.1, 0.5])
     explained = get_composer(spec + ",keyword=4").explain("films excluding comedies")
     assert "a keyword query: penalty x4" in explained
+    assert "evidence counted above" not in explained  # tau 0 here: keyword_tau does not lower it
+    lower = get_composer("auto").explain("films excluding comedies")
+    assert "a keyword query: penalty x4, evidence counted above 0.4" in lower
 
 
 def test_a_keyword_query_counts_evidence_above_keyword_tau(fake) -> None:
