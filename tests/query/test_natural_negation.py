@@ -298,6 +298,10 @@ CASES: list[tuple[str, Query]] = [
         And(T("Shakespeare's plays"), Not(T("tragedies"))),
     ),
     ("famous physicists exept einstein", And(T("famous physicists"), Not(T("einstein")))),
+    (  # a contraction run into the next word still negates it (benchmark text, ExcluIR)
+        "What is her historical significance,but don'tmention Reign?",
+        And(T("What is her historical significance"), Not(T("Reign"))),
+    ),
     ("us presidents who didnt serve", And(T("us presidents"), Not(T("serve")))),
     (
         "trials for melanoma, excluding any that used checkpoint inhibitors",

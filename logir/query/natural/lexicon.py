@@ -130,7 +130,8 @@ class Cue:
     key: re.Pattern[str] | None = None  # text every match holds: no key, no need to search
 
 
-_NEGATION_KEY = r"not|never|n['\u2019]?t\b"
+#: text every negation match holds: "not", "never" or one of the contracted forms in ``NT``
+_NEGATION_KEY = rf"not|never|{NT}"
 
 
 def _cue(
