@@ -459,21 +459,23 @@ LEAD_QUESTION = re.compile(
 )
 
 
+_HELLO = r"(?:(?:hey|hi|hello|ok|okay)\s*[,!]?\s+)?"  # "hey, can you ..."
+_ASK = r"(?:can|could|would|will)\s+you\s+"
+_FETCH = r"pull\s+up|look\s+up|find|fetch|show|give|get|list|search\s+for"
+
 FRAME = re.compile(
-    r"^\s*(?:(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|greetings)\s*[.,!]\s*)?(?:(?P<fact>(?:is|isn['\u2019]t)\s+it\s+(?:true|the\s+case|correct|a\s+fact)\s+that)"
+    r"^\s*(?:(?:good\s+(?:morning|afternoon|evening)|hello|hi|hey|greetings)\s*[.,!]\s*)?"
+    r"(?:(?P<fact>(?:is|isn['\u2019]t)\s+it\s+(?:true|the\s+case|correct|a\s+fact)\s+that)"
     r"|(?:please\s+)?(?:find|show|give|get|retrieve|search\s+for)\s+(?:me\s+)?"
     r"(?:(?:a|an|the|some|any|all)\s+)?(?:passages?|documents?|texts?|articles?|pages?|abstracts?"
     r"|studies|papers?|material|literature|research"
     r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
     r"|that\s+(?:describes?|discuss(?:es)?|mentions?|is\s+about|are\s+about))"
     # "hey, can you pull up info on", "could you please find me some articles about"
-    r"|(?:(?:hey|hi|hello|ok|okay)\s*[,!]?\s+)?(?:(?:can|could|would|will)\s+you\s+)?"
-    r"(?:please\s+)?(?:pull\s+up|look\s+up|dig\s+up|find|fetch|show|give|get|list|search\s+for)"
+    rf"|{_HELLO}(?:{_ASK})?(?:please\s+)?(?:dig\s+up|{_FETCH})"
     r"\s+(?:me\s+)?(?:(?:some|any|all|the)\s+)?(?:info|information|stuff|articles|passages|papers"
     r"|documents|results|pages)\s+(?:on|about|regarding|concerning|for)"
-    r"|(?:(?:hey|hi|hello|ok|okay)\s*[,!]?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?"
-    r"(?:tell\s+me\s+about|pull\s+up|look\s+up|find|fetch|show|give|get|list|search\s+for)"
-    r"(?:\s+me)?"
+    rf"|{_HELLO}{_ASK}(?:please\s+)?(?:tell\s+me\s+about|{_FETCH})(?:\s+me)?"
     r"|claim\s*:|(?:i\s*(?:['\u2019]m|\s+am)\s+(?:looking\s+for|researching|studying"
     r"|reading\s+up\s+on|interested\s+in|curious\s+about)"
     r"|i\s+(?:would|should|'d)\s+be\s+(?:grateful|glad|pleased|obliged)\s+(?:for|of)"
