@@ -97,7 +97,7 @@ from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
 from logir.logic.keyword import is_keyword_query
-from logir.logic.kinds import kind_evidence
+from logir.logic.kinds import kind_evidence, names_an_entity
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
 from logir.query import natural as cues
@@ -114,6 +114,10 @@ EXCLUSION_CUES = cues.EXCLUDING_CUES
 #: which mentions of an excluded term count as evidence: ``asserted`` (not those in a negated
 #: scope of the passage, :mod:`logir.logic.asserted`) or ``all``
 MENTIONS = ("asserted", "all")
+
+#: which excluded terms the kind evidence reads: ``common`` (those that name no entity,
+#: :func:`logir.logic.kinds.names_an_entity`) or ``all``
+KIND_TERMS = ("common", "all")
 
 #: query texts whose plan one composer keeps (least recently used first out)
 PLAN_CACHE_SIZE = 4096
@@ -144,6 +148,9 @@ class Plan:
     #: whether the query reads as a search-box query (:mod:`logir.logic.keyword`) or was written
     #: in logir syntax: its penalty weighs the composer's ``keyword`` factor
     keyword: bool = False
+    #: per negated term, whether it names an entity ("Indonesia"), whose closest words are its
+    #: siblings rather than its kinds (:func:`logir.logic.kinds.names_an_entity`)
+    named: tuple[bool, ...] = ()
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -191,7 +198,10 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         why = f"a NOT in the {r.mode_used} reading"
     besides = tuple(not r.explicit and excluded_besides(text, t) for t in negated)
     keyword = r.mode_used == "syntax" or is_keyword_query(text)
-    return Plan("exclude", text, positive, negated, form, why, tuple(fired), besides, keyword)
+    named = tuple(names_an_entity(t, text) for t in negated)
+    return Plan(
+        "exclude", text, positive, negated, form, why, tuple(fired), besides, keyword, named
+    )
 
 
 class Exclusion(Composer):
@@ -214,6 +224,7 @@ class Exclusion(Composer):
         "dense_tau": Param("dense_tau", float, minimum=0.0, maximum=1.0),
         "kind_tau": Param("kind_tau", float, minimum=0.0, maximum=1.0),
         "kind_width": Param("kind_width", float, minimum=0.01, maximum=1.0),
+        "kind_terms": Param("kind_terms", str, choices=KIND_TERMS),
         "besides": Param("besides", float, minimum=0.0, maximum=1.0),
         "keyword": Param("keyword", float, minimum=0.0, maximum=MAX_WEIGHT),
         "keyword_tau": Param("keyword_tau", float, minimum=0.0, maximum=1.0),
@@ -234,6 +245,7 @@ class Exclusion(Composer):
         dense_tau: float = 0.7,
         kind_tau: float = 1.0,
         kind_width: float = 0.1,
+        kind_terms: str = "common",
         besides: float = 0.5,
         keyword: float = 4.0,
         keyword_tau: float = 0.4,
@@ -248,6 +260,9 @@ class Exclusion(Composer):
         self.tau, self.flat_weight, self.mentions = tau, flat_weight, mentions
         self.passing, self.shared, self.dense_tau = passing, shared, dense_tau
         self.kind_tau, self.kind_width = kind_tau, kind_width
+        if kind_terms not in KIND_TERMS:
+            raise ValueError(f"kind_terms must be one of {', '.join(KIND_TERMS)}")
+        self.kind_terms = kind_terms
         self.besides = besides
         if not math.isfinite(keyword) or keyword < 0:
             raise ValueError("keyword must be a finite factor >= 0")
@@ -360,11 +375,21 @@ class Exclusion(Composer):
         if alone is not None:  # a passage close in meaning, in other words ("espresso")
             neg = np.maximum(neg, np.clip((alone - self.dense_tau) / (1.0 - self.dense_tau), 0, 1))
         if self.kind_tau < 1:  # a passage that names a kind of the term ("beef" for "meat")
-            kinds = kind_evidence(
-                scorer, distinct, rows, self.kind_tau, self.kind_width, ignore=plan.positive
-            )
+            named = plan.named or (False,) * len(distinct)
+            pick = [j for j, n in enumerate(named) if self.kind_terms == "all" or not n]
+            kinds = None
+            if pick:
+                kinds = kind_evidence(
+                    scorer,
+                    [distinct[j] for j in pick],
+                    rows,
+                    self.kind_tau,
+                    self.kind_width,
+                    ignore=plan.positive,
+                    names=self.kind_terms == "all",
+                )
             if kinds is not None:
-                neg = np.maximum(neg, kinds)
+                neg[pick] = np.maximum(neg[pick], kinds)
         weights = [self.besides if b else 1.0 for b in plan.besides] or [1.0] * len(neg)
         for term, n, w in zip(plan.negated, neg, weights, strict=True):
             key = f"NOT {term}"

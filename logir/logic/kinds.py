@@ -18,10 +18,19 @@ for is no evidence against it) are left out too. Each word is embedded alone wit
 scorer's encoder, once per process (:data:`WORD_CACHE_SIZE`, least recently used out); a
 passage's words are read with the lexical scorer's analyser, so stop words are skipped as the
 index skips them. K depends only on the passage and the terms, so ``score`` and ``rank`` agree.
+
+A term that names an entity ("Indonesia", "Nevada City", "the role of Set") has no kinds: the
+words closest to it are its siblings (a neighbouring country, another god), which a cosine does
+not tell from kinds. :func:`names_an_entity` tells the two apart by how the query writes them: a
+capitalised word that is not the query's first is a name; "meat", "nuts" and "sci-fi" are not. A
+name typed in lower case ("chess world champions besides karpov") is told by how the passages that
+match it best write it (:func:`written_as_name`: "Karpov", mid-sentence), and gets no kind
+evidence.
 """
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Sequence
 
@@ -38,7 +47,54 @@ WORD_CACHE_SIZE = 32_768
 #: the shortest word read as a kind ("pea" and "ham" are words; "of" and "fi" are not)
 MIN_WORD = 3
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+#: a term's words shorter than this say nothing about it being a name ("of", "de")
+NAME_WORD = 3
+
+#: the passages, those that match a term best lexically, whose writing of it tells a name
+NAME_PASSAGES = 20
+
 _CACHES: weakref.WeakKeyDictionary[object, LRU[str, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def names_an_entity(term: str, query: str = "") -> bool:
+    """Whether ``term`` names an entity: one of its words has a capital letter ("Indonesia",
+    "iPhone"), other than a capitalised first word of ``query`` met nowhere else in it (a query's
+    first word is capitalised whatever it is). A term written in lower case reads as a common
+    noun, a name typed in lower case ("shakespeare plays but not macbeth") too."""
+    first = _WORD.search(query)
+    opening = first.group(0) if first else ""
+    for m in _WORD.finditer(term):
+        word = m.group(0)
+        if word.islower():
+            continue
+        if word == opening and word[1:].islower() and query.count(word) == 1:
+            continue  # capitalised only because it opens the query
+        return True
+    return False
+
+
+def written_as_name(term: str, texts: Sequence[str]) -> bool:
+    """Whether ``texts`` write one of ``term``'s words (of ``NAME_WORD`` letters or more) with a
+    capital at least as often as without, counting only mentions inside a sentence (a sentence's
+    first word is capitalised whatever it is); False when they never mention it there."""
+    words = {w.lower() for w in _WORD.findall(term) if len(w) >= NAME_WORD}
+    if not words:
+        return False
+    upper = dict.fromkeys(words, 0)
+    lower = dict.fromkeys(words, 0)
+    find = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
+    for text in texts:
+        for m in find.finditer(text):
+            word = m.group(0)
+            if word.islower():
+                lower[word.lower()] += 1
+                continue
+            head = text[max(0, m.start() - 3) : m.start()].rstrip()
+            if head and head[-1] not in '.!?:"\n':  # inside a sentence
+                upper[word.lower()] += 1
+    return any(upper[w] and upper[w] >= lower[w] for w in words)
 
 
 def kind_evidence(
@@ -48,10 +104,13 @@ def kind_evidence(
     tau: float,
     width: float,
     ignore: str = "",
+    names: bool = False,
 ) -> np.ndarray | None:
     """``[len(terms), len(rows)]``: each term's kind evidence in each row's passage (module
     docstring: ``tau`` and ``width`` set the ramp), the words of ``ignore`` left out; None where
-    the scorer has no dense encoder or carries no passages."""
+    the scorer has no dense encoder or carries no passages. A term that the ``NAME_PASSAGES``
+    passages matching it best write as a name (:func:`written_as_name`) gets none, unless
+    ``names``; like the rest, this does not depend on ``rows``."""
     dense = scorer_parts(scorer).get(DENSE_PART, scorer)
     encode = getattr(dense, "encode_words", None)
     passages = scorer_passages(scorer)
@@ -65,6 +124,13 @@ def kind_evidence(
     skip = {tok for _, tok in analyse(ignore) if tok}
     own = [{tok for _, tok in analyse(t) if tok} for t in terms]
     texts = [passages[int(r)] for r in rows]
+    named = [False] * len(terms)
+    if not names:  # read in the passages that match each term best, whatever the rows
+        found, _ = lexical.search(list(terms), NAME_PASSAGES)
+        for j, term in enumerate(terms):
+            named[j] = written_as_name(term, [passages[int(i)] for i in found[j] if i >= 0])
+        if all(named):
+            return out
     by_row: list[dict[str, str]] = []  # per passage: token -> the first word giving it
     vocab: dict[str, str] = {}  # token -> the word embedded for it
     first: dict[str, str] = {}  # token -> the first word giving it, over every passage
@@ -93,6 +159,8 @@ def kind_evidence(
         hits = [tok for tok in tokens if near[at[tok]].any()]
         said = mention_counts(texts[col], hits, analyse)
         for j, mine in enumerate(own):
+            if named[j]:
+                continue
             best = max(
                 (
                     float(cos[at[tok], j])

@@ -9,10 +9,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pytest
 
+from logir.errors import LogirError
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, attach_passages
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
-from logir.logic.kinds import kind_evidence
+from logir.logic.kinds import kind_evidence, names_an_entity, written_as_name
 
 
 def _unit(cos_with_meat: float) -> np.ndarray:
@@ -132,3 +133,65 @@ def test_the_composer_ranks_a_kind_of_the_excluded_topic_last(stews: Scorer) -> 
     assert kinds.doc_idx.tolist().index(0) > kinds.doc_idx.tolist().index(2)
     comp = get_composer("exclusion,tau=0,kind_tau=0.6,keyword=1")
     np.testing.assert_allclose(comp.score(query, stews, kinds.doc_idx), kinds.scores, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("term", "query", "named"),
+    [
+        ("meat", "spicy dishes that don't contain meat", False),
+        ("sci-fi", "films by Nolan or Villeneuve but not sci-fi", False),
+        ("allergic reactions", "side effects of antibiotics apart from allergic reactions", False),
+        ("Meat", "Meat-free dishes from India", False),  # capitalised as the query's first word
+        ("Indonesia", "deforestation in Southeast Asia (excluding Indonesia)", True),
+        ("Nevada City", "U.S. Highway 50 in Nevada, without mentioning Nevada City", True),
+        ("the role of Set", "the Osiris myth (excluding the role of Set)", True),
+        ("Europe", "Europe and Asia, not Europe", True),  # the first word, met again later
+        ("iPhone", "Apple computers not the iPhone", True),
+    ],
+)
+def test_names_an_entity(term: str, query: str, named: bool) -> None:
+    assert names_an_entity(term, query) is named
+
+
+def test_a_named_term_gets_no_kind_evidence_unless_asked(stews: Scorer) -> None:
+    """ "Meat" written as a name: its closest words would be its siblings, not its kinds."""
+    query = '"stew" AND NOT "Meat"'
+    spec = "exclusion,tau=0,kind_tau=0.6,keyword=1"
+    (common,) = get_composer(spec).rank([query], stews, 5)
+    (every,) = get_composer(spec + ",kind_terms=all").rank([query], stews, 5)
+    beef = 0  # the beef stew: a kind of meat, never the word
+    assert common.evidence["NOT Meat"][common.doc_idx.tolist().index(beef)] == 0.0
+    assert every.evidence["NOT Meat"][every.doc_idx.tolist().index(beef)] == pytest.approx(-0.4)
+    with pytest.raises(LogirError, match="kind_terms"):
+        get_composer(spec + ",kind_terms=some")
+
+
+@pytest.mark.parametrize(
+    ("term", "texts", "name"),
+    [
+        ("karpov", ["The match saw Karpov defend his title.", "Karpov lost."], True),
+        ("golden dawn", ["He joined the Hermetic Order of the Golden Dawn in 1898."], True),
+        (
+            "meat",
+            ["Meat is cooked slowly.", "A stew of meat and beans."],
+            False,
+        ),  # a sentence opens
+        ("nuts", ["Panforte: Nuts and honey.", "Cake with nuts."], False),
+        ("sci-fi", ["Tenet is a sci-fi thriller."], False),
+        ("augustus", [], False),  # never mentioned: the query's writing decides
+    ],
+)
+def test_written_as_name(term: str, texts: list[str], name: bool) -> None:
+    assert written_as_name(term, texts) is name
+
+
+def test_a_name_typed_in_lower_case_gets_no_kind_evidence() -> None:
+    """The passages write "Lamb" mid-sentence with a capital, so "lamb" typed in lower case is
+    read as a name: the words closest to it would be its siblings."""
+    passages = [p.replace("beef", "Lamb Inc") for p in STEWS]
+    scorer = KindBM25.build(passages)
+    attach_passages(scorer, passages)
+    rows = np.arange(len(passages))
+    assert not kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1).any()
+    assert kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1, names=True).any()
+    assert kind_evidence(scorer, ["meat"], rows, 0.6, 0.1).any()  # "meat" stays a common noun
