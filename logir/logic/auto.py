@@ -119,6 +119,10 @@ MENTIONS = ("asserted", "all")
 #: :func:`logir.logic.kinds.names_an_entity`) or ``all``
 KIND_TERMS = ("common", "all")
 
+#: the candidates whose kind evidence a ranking reads first (then twice as many, until the top k
+#: is settled; see ``Exclusion._kind_rows``)
+KIND_BATCH = 32
+
 #: query texts whose plan one composer keeps (least recently used first out)
 PLAN_CACHE_SIZE = 4096
 
@@ -344,6 +348,14 @@ class Exclusion(Composer):
         """Per-part contributions for the given rows; they sum to the composed score."""
         if plan.kind == "flat":
             return {plan.text: scorer.score([plan.text], rows)[0]}
+        out, neg = self._evidence_without_kinds(plan, scorer, rows)
+        return self._penalised(plan, out, self._with_kinds(plan, scorer, rows, neg))
+
+    def _evidence_without_kinds(
+        self, plan: Plan, scorer: Scorer, rows: np.ndarray
+    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The positive part's contribution, and each excluded term's evidence ``[terms, rows]``
+        on [0, keyword] before the kind evidence."""
         out: dict[str, np.ndarray] = {}
         if plan.positive:
             w = self.flat_weight
@@ -374,22 +386,44 @@ class Exclusion(Composer):
             neg = neg * self.keyword
         if alone is not None:  # a passage close in meaning, in other words ("espresso")
             neg = np.maximum(neg, np.clip((alone - self.dense_tau) / (1.0 - self.dense_tau), 0, 1))
-        if self.kind_tau < 1:  # a passage that names a kind of the term ("beef" for "meat")
-            named = plan.named or (False,) * len(distinct)
-            pick = [j for j, n in enumerate(named) if self.kind_terms == "all" or not n]
-            kinds = None
-            if pick:
-                kinds = kind_evidence(
-                    scorer,
-                    [distinct[j] for j in pick],
-                    rows,
-                    self.kind_tau,
-                    self.kind_width,
-                    ignore=plan.positive,
-                    names=self.kind_terms == "all",
-                )
-            if kinds is not None:
-                neg[pick] = np.maximum(neg[pick], kinds)
+        return out, neg
+
+    def _kind_terms(self, plan: Plan) -> list[int]:
+        """The excluded terms whose kind evidence counts: none while it is off (``kind_tau``
+        1), else those that name no entity (all of them with ``kind_terms=all``)."""
+        if self.kind_tau >= 1:
+            return []
+        named = plan.named or (False,) * len(plan.negated)
+        return [j for j, n in enumerate(named) if self.kind_terms == "all" or not n]
+
+    def _with_kinds(
+        self, plan: Plan, scorer: Scorer, rows: np.ndarray, neg: np.ndarray
+    ) -> np.ndarray:
+        """``neg`` raised to the kind evidence where that is higher ("beef" for "meat")."""
+        pick = self._kind_terms(plan)
+        if not pick:
+            return neg
+        distinct = self._negated(plan)
+        kinds = kind_evidence(
+            scorer,
+            [distinct[j] for j in pick],
+            rows,
+            self.kind_tau,
+            self.kind_width,
+            ignore=plan.positive,
+            names=self.kind_terms == "all",
+        )
+        if kinds is None:
+            return neg
+        neg = np.array(neg, dtype=np.float32, copy=True)
+        neg[pick] = np.maximum(neg[pick], kinds)
+        return neg
+
+    def _penalised(
+        self, plan: Plan, out: dict[str, np.ndarray], neg: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """``out`` with each excluded term's penalty, ``-weight * beta * evidence``."""
+        out = dict(out)
         weights = [self.besides if b else 1.0 for b in plan.besides] or [1.0] * len(neg)
         for term, n, w in zip(plan.negated, neg, weights, strict=True):
             key = f"NOT {term}"
@@ -470,8 +504,43 @@ class Exclusion(Composer):
             out.append(np.unique(found[found >= 0]).astype(np.int64))
         return out
 
+    def _kind_rows(
+        self,
+        plan: Plan,
+        scorer: Scorer,
+        k: int,
+        rows: np.ndarray,
+        out: dict[str, np.ndarray],
+        neg: np.ndarray,
+    ) -> np.ndarray:
+        """Positions in ``rows`` whose kind evidence decides the top ``k``, in order.
+
+        The kind evidence only lowers a score, so rows are read best first by their score
+        without it, in growing batches, until the ``k``-th best score with it is above the
+        next unread row's score without it: no unread row can then reach the top ``k``, and
+        the top ``k`` are those of every row read (embedding every candidate's words costs
+        seconds on a CPU, where a search shows ten hits)."""
+        base = _total(self._penalised(plan, out, neg))
+        order = np.argsort(-base, kind="stable")
+        done = min(len(rows), max(2 * k, KIND_BATCH))
+        while done < len(rows):
+            seen = np.sort(order[:done])
+            part = {key: v[seen] for key, v in out.items()}
+            kinds = self._with_kinds(plan, scorer, rows[seen], neg[:, seen])
+            final = _total(self._penalised(plan, part, kinds))
+            if len(final) >= k and np.partition(final, len(final) - k)[-k] > base[order[done]]:
+                break
+            done = min(len(rows), 2 * done)
+        return np.sort(order[:done])
+
     def _rank_exclusion(self, plan: Plan, scorer: Scorer, k: int, rows: np.ndarray) -> Ranking:
-        ev = self.evidence(plan, scorer, rows)
+        out, neg = self._evidence_without_kinds(plan, scorer, rows)
+        if self._kind_terms(plan):  # read the kinds of the rows that can reach the top k only
+            keep = self._kind_rows(plan, scorer, k, rows, out, neg)
+            rows, neg = rows[keep], neg[:, keep]
+            out = {key: v[keep] for key, v in out.items()}
+            neg = self._with_kinds(plan, scorer, rows, neg)
+        ev = self._penalised(plan, out, neg)
         total = np.sum(list(ev.values()), axis=0).astype(np.float32)
         order, top = topk(total[None, :], k)
         order, top = order[0], top[0]
@@ -491,6 +560,10 @@ class Auto(Exclusion):
 
     name: ClassVar[str] = "auto"
     policy: ClassVar[str] = "cues"
+
+
+def _total(ev: dict[str, np.ndarray]) -> np.ndarray:
+    return np.sum(list(ev.values()), axis=0).astype(np.float32)
 
 
 def _scaled(scorer: Scorer, texts: list[str], rows: np.ndarray, clip: bool) -> np.ndarray:

@@ -14,7 +14,8 @@ title: a passage about beef says so early, while one that names a kind in passin
 vegetarian", "as well as some preventive drugs") tends to do so later, and a mention in a negated
 scope ("no meat", "instead of beef") is left out (:mod:`logir.logic.mentions`). The words of T
 itself (their evidence is lexical) and those of the query's positive part (a word the query asks
-for is no evidence against it) are left out too. Each word is embedded alone with the dense
+for is no evidence against it) are left out too, each with its other forms ("autocratic" for
+"autocracy", :func:`variant`). Each word is embedded alone with the dense
 scorer's encoder, once per process (:data:`WORD_CACHE_SIZE`, least recently used out); a
 passage's words are read with the lexical scorer's analyser, so stop words are skipped as the
 index skips them. K depends only on the passage and the terms, so ``score`` and ``rank`` agree.
@@ -30,6 +31,7 @@ evidence.
 
 from __future__ import annotations
 
+import os
 import re
 import weakref
 from collections.abc import Sequence
@@ -73,6 +75,14 @@ def names_an_entity(term: str, query: str = "") -> bool:
             continue  # capitalised only because it opens the query
         return True
     return False
+
+
+def variant(a: str, b: str) -> bool:
+    """Whether two lower-case words are forms of one word ("autocracy", "autocratic"; "nut",
+    "nuts"): they share all but at most three letters of the shorter, and at least four (a
+    word of three letters or less: all of it)."""
+    n = min(len(a), len(b))
+    return len(os.path.commonprefix([a, b])) >= min(n, max(4, n - 3))
 
 
 def written_as_name(term: str, texts: Sequence[str]) -> bool:
@@ -131,42 +141,45 @@ def kind_evidence(
             named[j] = written_as_name(term, [passages[int(i)] for i in found[j] if i >= 0])
         if all(named):
             return out
-    by_row: list[dict[str, str]] = []  # per passage: token -> the first word giving it
-    vocab: dict[str, str] = {}  # token -> the word embedded for it
-    first: dict[str, str] = {}  # token -> the first word giving it, over every passage
+    asked = {w.lower() for w in _WORD.findall(ignore)}
+    by_row: list[dict[str, str]] = []  # per passage: token -> its first word there, lower-cased
     for text in texts:
         # only a word of the lead can count (``said[tok].lead`` below), so no other is embedded
         lead = {tok for _, tok in lead_words(text, analyse)}
         tokens: dict[str, str] = {}
         for word, tok in analyse(text):
-            if tok and tok not in skip and len(word) >= MIN_WORD and word.isalpha():
-                first.setdefault(tok, word)
-                if tok in lead:
-                    tokens.setdefault(tok, word)
-                    vocab.setdefault(tok, first[tok])
+            if tok in lead and tok not in skip and len(word) >= MIN_WORD and word.isalpha():
+                low = word.lower()
+                if not any(variant(low, a) for a in asked):  # a form of a wanted word
+                    tokens.setdefault(tok, low)
         by_row.append(tokens)
+    vocab = sorted({w for tokens in by_row for w in tokens.values()})
     if not vocab:
         return out
-    order = list(vocab)
-    at = {tok: i for i, tok in enumerate(order)}
-    vectors = _word_vectors(dense, [vocab[t] for t in order])
+    at = {w: i for i, w in enumerate(vocab)}
+    vectors = _word_vectors(dense, vocab)
     cos = fixed_dot(vectors, _word_vectors(dense, list(terms)))  # [words, terms]
     near = cos >= tau
+    # a form of the term's own words ("autocratic" for "autocracy") is the term, not a kind
+    forms = [
+        {w for w in vocab if any(variant(w, t.lower()) for t in _WORD.findall(term))}
+        for term in terms
+    ]
     for col, tokens in enumerate(by_row):
-        idx = [at[t] for t in tokens]
+        idx = [at[w] for w in tokens.values()]
         if not near[idx].any():
             continue
-        hits = [tok for tok in tokens if near[at[tok]].any()]
+        hits = [tok for tok, w in tokens.items() if near[at[w]].any()]
         said = mention_counts(texts[col], hits, analyse)
         for j, mine in enumerate(own):
             if named[j]:
                 continue
             best = max(
                 (
-                    float(cos[at[tok], j])
+                    float(cos[at[tokens[tok]], j])
                     for tok in hits
-                    if tok not in mine and near[at[tok], j] and tok in said
-                    if said[tok].lead > 0
+                    if tok not in mine and tokens[tok] not in forms[j]
+                    if near[at[tokens[tok]], j] and tok in said and said[tok].lead > 0
                 ),
                 default=tau,
             )

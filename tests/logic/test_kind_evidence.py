@@ -13,7 +13,7 @@ from logir.errors import LogirError
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, attach_passages
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
-from logir.logic.kinds import kind_evidence, names_an_entity, written_as_name
+from logir.logic.kinds import kind_evidence, names_an_entity, variant, written_as_name
 
 
 def _unit(cos_with_meat: float) -> np.ndarray:
@@ -195,3 +195,76 @@ def test_a_name_typed_in_lower_case_gets_no_kind_evidence() -> None:
     assert not kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1).any()
     assert kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1, names=True).any()
     assert kind_evidence(scorer, ["meat"], rows, 0.6, 0.1).any()  # "meat" stays a common noun
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("autocracy", "autocratic", True),
+        ("nut", "nuts", True),
+        ("meat", "meats", True),
+        ("vaccine", "vaccination", True),
+        ("medication", "medicines", False),  # another word for it: a kind's evidence
+        ("beef", "beer", False),
+        ("antibiotics", "antibodies", False),
+    ],
+)
+def test_variant(a: str, b: str, same: bool) -> None:
+    assert variant(a, b) is same
+    assert variant(b, a) is same
+
+
+def test_another_form_of_a_wanted_or_excluded_word_is_no_kind() -> None:
+    """ "autocratic" is "autocracy" in another form (the analyser does not join them): as the
+    excluded term's word or the query's, it is no kind; "tyranny" is."""
+    axis = np.array([0.0, 0.0, 1.0], dtype=np.float32)
+    close = np.array([0.0, 0.3, 0.954], dtype=np.float32)  # cos 0.95 with the axis
+    words = {"autocracy": axis, "autocracies": axis, "autocratic": close, "tyranny": close}
+    passages = ["Autocratic rule in the empire.", "Tyranny ruled the empire."]
+    scorer = KindBM25.build(passages)
+    attach_passages(scorer, passages)
+    old = dict(WORDS)
+    WORDS.update(words)
+    try:
+        rows = np.arange(2)
+        excluded = kind_evidence(scorer, ["autocracy"], rows, 0.6, 0.1)
+        wanted = kind_evidence(scorer, ["tyranny"], rows, 0.6, 0.1, ignore="autocracies")
+    finally:
+        WORDS.clear()
+        WORDS.update(old)
+    assert excluded[0].tolist() == pytest.approx([0.0, 1.0])
+    assert wanted[0].tolist() == pytest.approx([0.0, 0.0])
+
+
+def test_a_ranking_reads_the_kinds_of_the_rows_that_can_reach_the_top_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Kinds are read best first until the top k is settled: the same top k as reading every
+    candidate, with fewer words embedded."""
+    import logir.logic.auto as auto
+
+    names = [f"zq{chr(97 + i % 26)}{chr(97 + i // 26)}" for i in range(60)]  # a word each
+    # bean stews, each longer than the last (no two score alike), the first two with beef
+    filler = [
+        f"A {n} stew{' slowly' * i} of beans{' and beef' if i < 2 else ''}."
+        for i, n in enumerate(names)
+    ]
+    passages = [*STEWS, *filler]
+    words: list[str] = []
+
+    class Counting(KindBM25):
+        def encode_words(self, texts: list[str]) -> np.ndarray:
+            words.extend(texts)
+            return FakeEncoder().encode_words(texts)
+
+    scorer = Counting.build(passages)
+    attach_passages(scorer, passages)
+    monkeypatch.setattr(auto, "KIND_BATCH", 4)
+    comp = get_composer("exclusion,tau=0,kind_tau=0.6,keyword=1,depth=100")
+    (lazy,) = comp.rank(['"stew" AND NOT "meat"'], scorer, 3)
+    lazy_words = len(words)
+    every = comp.score('"stew" AND NOT "meat"', scorer, np.arange(len(passages)))
+    best = np.argsort(-every, kind="stable")[:3]
+    assert sorted(lazy.doc_idx.tolist()) == sorted(best.tolist())
+    np.testing.assert_allclose(lazy.scores, np.sort(every)[::-1][:3], rtol=1e-6)
+    assert 0 < lazy_words < len(words) / 2  # the full scoring embedded what the ranking never read
