@@ -14,8 +14,10 @@ title: a passage about beef says so early, while one that names a kind in passin
 vegetarian", "as well as some preventive drugs") tends to do so later, and a mention in a negated
 scope ("no meat", "instead of beef") is left out (:mod:`logir.logic.mentions`). The words of T
 itself (their evidence is lexical) and those of the query's positive part (a word the query asks
-for is no evidence against it) are left out too, each with its other forms ("autocratic" for
-"autocracy", :func:`variant`). Each word is embedded alone with the dense
+for is no evidence against it) are left out too, the latter with their other forms ("autocratic"
+for "autocracies", :func:`variant`: "governance in autocracies (excluding autocracy itself)"). A
+form of the term's own word that the analyser does not join to it ("allergy" for "allergic
+reactions") counts: it is the term in other words. Each word is embedded alone with the dense
 scorer's encoder, once per process (:data:`WORD_CACHE_SIZE`, least recently used out); a
 passage's words are read with the lexical scorer's analyser, so stop words are skipped as the
 index skips them. K depends only on the passage and the terms, so ``score`` and ``rank`` agree.
@@ -160,11 +162,6 @@ def kind_evidence(
     vectors = _word_vectors(dense, vocab)
     cos = fixed_dot(vectors, _word_vectors(dense, list(terms)))  # [words, terms]
     near = cos >= tau
-    # a form of the term's own words ("autocratic" for "autocracy") is the term, not a kind
-    forms = [
-        {w for w in vocab if any(variant(w, t.lower()) for t in _WORD.findall(term))}
-        for term in terms
-    ]
     for col, tokens in enumerate(by_row):
         idx = [at[w] for w in tokens.values()]
         if not near[idx].any():
@@ -178,7 +175,7 @@ def kind_evidence(
                 (
                     float(cos[at[tokens[tok]], j])
                     for tok in hits
-                    if tok not in mine and tokens[tok] not in forms[j]
+                    if tok not in mine
                     if near[at[tokens[tok]], j] and tok in said and said[tok].lead > 0
                 ),
                 default=tau,
