@@ -30,12 +30,10 @@ KNOWN_FAILURES = frozenset(
         "q02",  # Christopher Nolan movies that aren't science fiction
         "q09",  # sci-fi movies that don't take place in space
         "q13",  # Italian desserts with no nuts and no coffee
-        "q15",  # spicy dishes that don't contain meat
         "q17",  # blue cheeses that aren't made from cow's milk
         "q20",  # stout or IPA but without the alcohol
         "q22",  # what does vitamin D do besides keeping bones strong?
         "q24",  # how to treat migraines without medication
-        "q27",  # side effects of antibiotics apart from allergic reactions
     }
 )
 
