@@ -65,8 +65,9 @@ _CACHES: weakref.WeakKeyDictionary[object, LRU[str, np.ndarray]] = weakref.WeakK
 def names_an_entity(term: str, query: str = "") -> bool:
     """Whether ``term`` names an entity: one of its words has a capital letter ("Indonesia",
     "iPhone"), other than a capitalised first word of ``query`` met nowhere else in it (a query's
-    first word is capitalised whatever it is). A term written in lower case reads as a common
-    noun, a name typed in lower case ("shakespeare plays but not macbeth") too."""
+    first word is capitalised whatever it is). Any term written in lower case reads as a common
+    noun here, a name typed so ("shakespeare plays but not macbeth") too: :func:`written_as_name`
+    tells those apart by the corpus."""
     first = _WORD.search(query)
     opening = first.group(0) if first else ""
     for m in _WORD.finditer(term):
