@@ -32,7 +32,6 @@ KNOWN_FAILURES = frozenset(
         "q13",  # Italian desserts with no nuts and no coffee
         "q17",  # blue cheeses that aren't made from cow's milk
         "q20",  # stout or IPA but without the alcohol
-        "q22",  # what does vitamin D do besides keeping bones strong?
         "q24",  # how to treat migraines without medication
     }
 )

@@ -11,7 +11,11 @@ thin": the bones are asserted); a mention of the term inside an open scope is *n
   auxiliary ("don't", "isn't", "cannot" ...), "lacks";
 - substitution and contrast: "instead of", "rather than", "in place of", "unlike", "free of",
   "free from", "absence of";
-- after the term: "X-free", "X free" ("coffee-free", "gluten free").
+- after the term: "X-free", "X free" ("coffee-free", "gluten free");
+- setting aside: "besides", "apart from", "aside from", "in addition to" ("Besides its familiar
+  job in keeping bones strong, vitamin D acts on muscle": the passage is about the muscle). Its
+  scope runs to the next comma or clause boundary, at most ``ASIDE_WORDS`` words; a mention in it
+  is not what the passage asserts, so it counts as negated.
 
 Not cues: "not only / just / merely", "no doubt / matter", and "without" (or "free of") after a
 negation in the same clause ("never served without coffee", "can't be made without coffee": a
@@ -59,6 +63,16 @@ PAIRED = {
     "absence": frozenset({"of"}),
 }
 CONTRASTS = frozenset({"unlike"})
+#: cues that set a thing aside ("besides X, ..."): the first word, then the words that may
+#: follow it (none: the word alone)
+ASIDE = {
+    "besides": frozenset(),
+    "apart": frozenset({"from"}),
+    "aside": frozenset({"from"}),
+    "addition": frozenset({"to"}),  # "in addition to"
+}
+#: words a set-aside scope lasts at most (it ends at the next comma)
+ASIDE_WORDS = 12
 #: a word right after a mention that negates it ("coffee-free")
 AFTER = frozenset({"free"})
 #: a negation cue followed by one of these negates nothing ("not only", "no doubt")
@@ -73,6 +87,7 @@ TERMINATORS = _words(
 #: pronouns that end a scope: the negated thing is the pronoun, what follows is asserted
 PRONOUNS = _words("it them him")
 _CLAUSE = re.compile(r"[^.;:!?()\[\]]+")
+_COMMA = re.compile(r"[^,]+")
 _PLAIN = re.compile(r"\w+(?:['\u2019]\w+)*")
 
 
@@ -110,13 +125,21 @@ def mention_counts(
         return {}
     seen = 0  # words of the passage before the current clause
     for clause in _CLAUSE.findall(text):
-        words = analyse(clause)
+        # the clause's words, each with whether a comma follows it (a set-aside scope ends there)
+        words: list[tuple[str, str]] = []
+        commas: set[int] = set()
+        for part in _COMMA.findall(clause):
+            words.extend(analyse(part))
+            commas.add(len(words) - 1)
         left = 0  # words still inside the open scope
+        aside = 0  # words still inside an open set-aside scope
         last_negation = -(10**9)  # position of the last plain negation in this clause
         prev_hit: list[int] | None = None  # the counts of a mention just before this word
         prev_lead = False
         for i, (word, token) in enumerate(words):
             nxt = words[i + 1][0] if i + 1 < len(words) else ""
+            if word in ASIDE and (not ASIDE[word] or nxt in ASIDE[word]):
+                aside = ASIDE_WORDS + (2 if ASIDE[word] else 1)  # counted down below
             if word in AFTER and prev_hit is not None and nxt not in PAIRED.get(word, ()):
                 prev_hit[1] += 1  # "coffee-free": the mention just counted was negated
                 prev_hit[2] -= prev_lead
@@ -124,7 +147,7 @@ def mention_counts(
                 continue
             prev_hit = None
             if word in TERMINATORS:
-                left = 0
+                left = aside = 0
             elif _is_cue(word, nxt):
                 if word in CANCELLABLE and i - last_negation <= DOUBLE_NEGATION_WORDS:
                     left = 0  # "never served without coffee": the two negations cancel
@@ -133,7 +156,7 @@ def mention_counts(
             elif token and token in want:
                 hit = counts.setdefault(token, [0, 0, 0])
                 hit[0] += 1
-                if left > 0:
+                if left > 0 or aside > 0:
                     hit[1] += 1
                 else:
                     prev_hit, prev_lead = hit, seen + i < LEAD_WORDS
@@ -142,6 +165,8 @@ def mention_counts(
                 last_negation = i
             if left > 0:
                 left = 0 if word in PRONOUNS else left - 1
+            if aside > 0:
+                aside = 0 if i in commas else aside - 1
         seen += len(words)
     return {t: Mentions(*c) for t, c in counts.items()}
 

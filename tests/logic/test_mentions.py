@@ -81,3 +81,27 @@ def test_a_scope_lasts_a_few_words() -> None:
     far = "no sugar is added to the cream, said the cook, and coffee"
     assert counts(near, "coffee") == {"coffee": (1, 1)}
     assert counts(far, "coffee") == {"coffee": (1, 0)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # set aside up to the comma: the passage is about what follows
+        ("Besides its familiar job in keeping bones strong, vitamin D acts on muscle.", (1, 1)),
+        ("Apart from bones, it helps muscle.", (1, 1)),
+        ("Aside from bones, it helps muscle.", (1, 1)),
+        ("In addition to bones, vitamin D supports immunity.", (1, 1)),
+        # the scope ends at the comma, a clause boundary or a word that turns the clause
+        ("Apart from that, bones need it.", (1, 0)),
+        ("It helps muscle, besides which bones need it.", (1, 0)),
+        ("It helps muscle. Bones need it besides.", (1, 0)),
+        ("Muscle needs it, besides, bones do too.", (1, 0)),
+    ],
+)
+def test_a_mention_set_aside_is_not_asserted(text: str, expected: tuple[int, int]) -> None:
+    assert counts(text, "bones") == {"bones": expected}
+
+
+def test_a_set_aside_scope_is_bounded() -> None:
+    far = "Besides " + "one two three four five six seven eight nine ten eleven twelve " + "bones."
+    assert counts(far, "bones") == {"bones": (1, 0)}
