@@ -12,7 +12,8 @@ scale (below). What N_j reads as evidence:
 
 - only *asserted* mentions (``mentions=asserted``): the composer reads the candidates' passages
   (the scorer's ``passages``) and leaves out a mention inside a negated scope ("no coffee in
-  it", "instead of espresso", "unlike triptans", "coffee-free"; :mod:`logir.logic.mentions`),
+  it", "instead of espresso", "unlike triptans", "coffee-free") or set aside ("besides keeping
+  bones strong, ..."; :mod:`logir.logic.mentions`),
   scaling the term's evidence by the asserted share of its mentions (:mod:`logir.logic.asserted`);
   with ``passing`` < 1 a single mention outside the passage's lead counts that much;
 - words of the excluded term that the positive part also asks for ("renewable energy" AND NOT
