@@ -12,7 +12,10 @@ rare word of the term counts more than a common one; 1 per token mentioned where
 no lexical part), tf_k its occurrences in d, neg_k those in a negated scope, and
 sat(x) = x / (x + k1) BM25's saturation of a term frequency: one asserted mention among three
 keeps most of the evidence, as it would in BM25. A passage that does not spell the term, or a
-scorer that carries no passages, keeps its evidence whole (share 1). The share depends only on
+scorer that carries no passages, keeps its evidence whole (share 1). A passage whose first
+mention of a token is negated by an affix in its lead ("Non-alcoholic IPA ...", "Guinness 0.0 is
+an alcohol-free version ...") is about the thing's absence: none of its mentions of that token
+count ("... the alcohol removed by cold filtration"). The share depends only on
 the passage and the term, so ``score`` and ``rank`` agree.
 """
 
@@ -71,7 +74,7 @@ def asserted_share(
                 m = cnt.get(t)
                 if m is None:
                     continue
-                kept = float(m.asserted)
+                kept = 0.0 if m.opens_negated else float(m.asserted)
                 if m.asserted == 1 and not m.lead:  # one mention, outside the lead: in passing
                     kept *= passing
                 if kept < m.total:

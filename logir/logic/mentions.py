@@ -75,6 +75,8 @@ ASIDE = {
 ASIDE_WORDS = 12
 #: a word right after a mention that negates it ("coffee-free")
 AFTER = frozenset({"free"})
+#: a word right before a mention that negates it as part of one word ("non-alcoholic")
+AFFIXES = frozenset({"non"})
 #: a negation cue followed by one of these negates nothing ("not only", "no doubt")
 PSEUDO = frozenset({"only", "just", "merely", "least", "doubt", "matter", "question"})
 #: cues that a negation just before them turns into an assertion
@@ -104,11 +106,16 @@ def plain_words(text: str) -> list[tuple[str, str]]:
 @dataclass(frozen=True)
 class Mentions:
     """How a passage mentions one token: ``total`` occurrences, ``negated`` of them in a negated
-    scope, ``lead`` of the asserted ones within the passage's first ``LEAD_WORDS`` words."""
+    scope, ``lead`` of the asserted ones within the passage's first ``LEAD_WORDS`` words;
+    ``opens_negated``: its first mention is negated by an affix within those words
+    ("Non-alcoholic IPA", "Guinness 0.0 is an alcohol-free version"): the passage's subject is
+    defined by the thing's absence (a plain negation, "No espressos here, but two espresso
+    cups", does not do that)."""
 
     total: int
     negated: int
     lead: int
+    opens_negated: bool = False
 
     @property
     def asserted(self) -> int:
@@ -120,7 +127,7 @@ def mention_counts(
 ) -> dict[str, Mentions]:
     """How ``text`` mentions each target token it holds (see :class:`Mentions`)."""
     want = frozenset(targets)
-    counts: dict[str, list[int]] = {}  # token -> [total, negated, lead]
+    counts: dict[str, list[int]] = {}  # token -> [total, negated, lead, opens negated]
     if not want:
         return {}
     seen = 0  # words of the passage before the current clause
@@ -143,6 +150,8 @@ def mention_counts(
             if word in AFTER and prev_hit is not None and nxt not in PAIRED.get(word, ()):
                 prev_hit[1] += 1  # "coffee-free": the mention just counted was negated
                 prev_hit[2] -= prev_lead
+                if prev_hit[0] == 1:  # it was the first
+                    prev_hit[3] = int(prev_lead)
                 prev_hit = None
                 continue
             prev_hit = None
@@ -154,10 +163,12 @@ def mention_counts(
                 else:
                     left = SCOPE_WORDS + (2 if word in PAIRED else 1)  # counted down below
             elif token and token in want:
-                hit = counts.setdefault(token, [0, 0, 0])
+                hit = counts.setdefault(token, [0, 0, 0, 0])
                 hit[0] += 1
                 if left > 0 or aside > 0:
                     hit[1] += 1
+                    if hit[0] == 1 and i > 0 and words[i - 1][0] in AFFIXES:  # "non-alcoholic"
+                        hit[3] = int(seen + i < LEAD_WORDS)
                 else:
                     prev_hit, prev_lead = hit, seen + i < LEAD_WORDS
                     hit[2] += prev_lead
@@ -168,7 +179,7 @@ def mention_counts(
             if aside > 0:
                 aside = 0 if i in commas else aside - 1
         seen += len(words)
-    return {t: Mentions(*c) for t, c in counts.items()}
+    return {t: Mentions(c[0], c[1], c[2], bool(c[3])) for t, c in counts.items()}
 
 
 def lead_words(text: str, analyse: Analyser = plain_words) -> list[tuple[str, str]]:

@@ -151,3 +151,20 @@ def test_without_a_lexical_part_mentions_count_alike(fake) -> None:
     attach_passages(dense, passages)
     share = asserted_share(dense, ["coffee cocoa"], np.arange(3))
     np.testing.assert_allclose(share[0], [1.0, 0.5, 1.0])  # coffee negated, cocoa asserted
+
+
+def test_a_passage_defined_by_the_absence_asserts_none_of_its_mentions() -> None:
+    """A passage whose first mention is "non-X" or "X-free" in its lead is about X's absence:
+    a later mention describes it ("the alcohol removed"), not a topic of the passage. A plain
+    negation first ("no alcohol here, but ...") does not do that."""
+    texts = [
+        "Guinness 0.0 is an alcohol-free stout. The alcohol is removed by cold filtration.",
+        "Non-alcoholic IPA: brewers dry hop it to make up for the body lost with the alcohol.",
+        "No alcohol in the first glass, but the second stout has alcohol and alcohol.",
+        "An Irish dry stout has around 4 percent alcohol.",
+    ]
+    scorer = BM25Scorer.build(texts)
+    attach_passages(scorer, texts)
+    share = asserted_share(scorer, ["alcohol"], np.arange(len(texts)))
+    assert share[0, :2].tolist() == [0.0, 0.0]
+    assert 0.0 < share[0, 2] < 1.0 and share[0, 3] == 1.0

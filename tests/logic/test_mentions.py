@@ -105,3 +105,17 @@ def test_a_mention_set_aside_is_not_asserted(text: str, expected: tuple[int, int
 def test_a_set_aside_scope_is_bounded() -> None:
     far = "Besides " + "one two three four five six seven eight nine ten eleven twelve " + "bones."
     assert counts(far, "bones") == {"bones": (1, 0)}
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        ("A coffee-free tiramisu. Later, coffee is added.", True),
+        ("Non-coffee drinks for children, with coffee for the adults.", True),
+        ("No coffee here, but two coffee cups.", False),  # a plain negation
+        ("Tiramisu has coffee, and a coffee-free version exists.", False),  # asserted first
+        ("word " * LEAD_WORDS + "A coffee-free tiramisu.", False),  # outside the lead
+    ],
+)
+def test_a_passage_opening_on_an_affix_negation(text: str, opens: bool) -> None:
+    assert mention_counts(text, ["coffee"])["coffee"].opens_negated is opens
