@@ -102,7 +102,7 @@ from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
 from logir.logic.keyword import is_keyword_query
-from logir.logic.kinds import kind_evidence, names_an_entity
+from logir.logic.kinds import kind_evidence, named_in_corpus, names_an_entity, readable
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
 from logir.query import natural as cues
@@ -402,21 +402,25 @@ class Exclusion(Composer):
         return [j for j, n in enumerate(named) if self.kind_terms == "all" or not n]
 
     def _with_kinds(
-        self, plan: Plan, scorer: Scorer, rows: np.ndarray, neg: np.ndarray
+        self,
+        plan: Plan,
+        scorer: Scorer,
+        rows: np.ndarray,
+        neg: np.ndarray,
+        named: list[bool] | None = None,
     ) -> np.ndarray:
-        """``neg`` raised to the kind evidence where that is higher ("beef" for "meat")."""
+        """``neg`` raised to the kind evidence where that is higher ("beef" for "meat");
+        ``named``: per term of ``_kind_terms``, whether the corpus writes it as a name (read
+        from the corpus when None)."""
         pick = self._kind_terms(plan)
         if not pick:
             return neg
         distinct = self._negated(plan)
+        terms = [distinct[j] for j in pick]
+        if self.kind_terms == "all":
+            named = [False] * len(terms)
         kinds = kind_evidence(
-            scorer,
-            [distinct[j] for j in pick],
-            rows,
-            self.kind_tau,
-            self.kind_width,
-            ignore=plan.positive,
-            names=self.kind_terms == "all",
+            scorer, terms, rows, self.kind_tau, self.kind_width, ignore=plan.positive, named=named
         )
         if kinds is None:
             return neg
@@ -436,8 +440,7 @@ class Exclusion(Composer):
         return out
 
     def score_reading(self, reading: Reading, scorer: Scorer, doc_idx: np.ndarray) -> np.ndarray:
-        ev = self.evidence(self.plan(reading), scorer, doc_idx)
-        return np.sum(list(ev.values()), axis=0).astype(np.float32)
+        return _total(self.evidence(self.plan(reading), scorer, doc_idx))
 
     # -- ranking ------------------------------------------------------------------------------
     def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
@@ -517,36 +520,49 @@ class Exclusion(Composer):
         rows: np.ndarray,
         out: dict[str, np.ndarray],
         neg: np.ndarray,
-    ) -> np.ndarray:
-        """Positions in ``rows`` whose kind evidence decides the top ``k``, in order.
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Positions in ``rows`` whose kind evidence decides the top ``k``, in order, and
+        ``neg`` over them with that evidence.
 
         The kind evidence only lowers a score, so rows are read best first by their score
         without it, in growing batches, until the ``k``-th best score with it is above the
         next unread row's score without it: no unread row can then reach the top ``k``, and
         the top ``k`` are those of every row read (embedding every candidate's words costs
-        seconds on a CPU, where a search shows ten hits)."""
+        seconds on a CPU, where a search shows ten hits). A row's evidence depends on that row
+        alone, so each batch reads only its new rows, and the corpus is asked once which terms
+        it writes as names."""
+        pick = self._kind_terms(plan)
+        named = None
+        if self.kind_terms != "all":
+            named = named_in_corpus(scorer, [self._negated(plan)[j] for j in pick])
         base = _total(self._penalised(plan, out, neg))
         order = np.argsort(-base, kind="stable")
-        done = min(len(rows), max(2 * k, KIND_BATCH))
-        while done < len(rows):
-            seen = np.sort(order[:done])
-            part = {key: v[seen] for key, v in out.items()}
-            kinds = self._with_kinds(plan, scorer, rows[seen], neg[:, seen])
-            final = _total(self._penalised(plan, part, kinds))
+        read = np.array(neg, dtype=np.float32, copy=True)
+        done, upto = 0, min(len(rows), max(2 * k, KIND_BATCH))
+        while True:
+            new = order[done:upto]
+            read[:, new] = self._with_kinds(plan, scorer, rows[new], neg[:, new], named)
+            done = upto
+            if done >= len(rows):
+                break
+            seen = order[:done]
+            final = _total(
+                self._penalised(plan, {key: v[seen] for key, v in out.items()}, read[:, seen])
+            )
             if len(final) >= k and np.partition(final, len(final) - k)[-k] > base[order[done]]:
                 break
-            done = min(len(rows), 2 * done)
-        return np.sort(order[:done])
+            upto = min(len(rows), 2 * done)
+        keep = np.sort(order[:done])
+        return keep, read[:, keep]
 
     def _rank_exclusion(self, plan: Plan, scorer: Scorer, k: int, rows: np.ndarray) -> Ranking:
         out, neg = self._evidence_without_kinds(plan, scorer, rows)
-        if self._kind_terms(plan):  # read the kinds of the rows that can reach the top k only
-            keep = self._kind_rows(plan, scorer, k, rows, out, neg)
-            rows, neg = rows[keep], neg[:, keep]
+        if self._kind_terms(plan) and readable(scorer):  # the rows that can reach the top k
+            keep, neg = self._kind_rows(plan, scorer, k, rows, out, neg)
+            rows = rows[keep]
             out = {key: v[keep] for key, v in out.items()}
-            neg = self._with_kinds(plan, scorer, rows, neg)
         ev = self._penalised(plan, out, neg)
-        total = np.sum(list(ev.values()), axis=0).astype(np.float32)
+        total = _total(ev)
         order, top = topk(total[None, :], k)
         order, top = order[0], top[0]
         valid = order >= 0

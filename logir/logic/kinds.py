@@ -110,6 +110,25 @@ def written_as_name(term: str, texts: Sequence[str]) -> bool:
     return any(upper[w] and upper[w] >= lower[w] for w in words)
 
 
+def readable(scorer: Scorer) -> bool:
+    """Whether ``scorer`` can give kind evidence: it has a dense encoder and carries passages."""
+    dense = scorer_parts(scorer).get(DENSE_PART, scorer)
+    return getattr(dense, "encode_words", None) is not None and scorer_passages(scorer) is not None
+
+
+def named_in_corpus(scorer: Scorer, terms: Sequence[str]) -> list[bool]:
+    """Per term, whether the ``NAME_PASSAGES`` passages that match it best lexically write it as
+    a name (:func:`written_as_name`; all False where the scorer carries no passages)."""
+    passages = scorer_passages(scorer)
+    if passages is None or not terms:
+        return [False] * len(terms)
+    found, _ = scorer_parts(scorer).get(LEXICAL_PART, scorer).search(list(terms), NAME_PASSAGES)
+    return [
+        written_as_name(term, [passages[int(i)] for i in found[j] if i >= 0])
+        for j, term in enumerate(terms)
+    ]
+
+
 def kind_evidence(
     scorer: Scorer,
     terms: Sequence[str],
@@ -117,18 +136,18 @@ def kind_evidence(
     tau: float,
     width: float,
     ignore: str = "",
-    names: bool = False,
+    named: Sequence[bool] | None = None,
 ) -> np.ndarray | None:
     """``[len(terms), len(rows)]``: each term's kind evidence in each row's passage (module
     docstring: ``tau`` and ``width`` set the ramp), the words of ``ignore`` left out; None where
-    the scorer has no dense encoder or carries no passages. A term that the ``NAME_PASSAGES``
-    passages matching it best write as a name (:func:`written_as_name`) gets none, unless
-    ``names``; like the rest, this does not depend on ``rows``."""
-    dense = scorer_parts(scorer).get(DENSE_PART, scorer)
-    encode = getattr(dense, "encode_words", None)
-    passages = scorer_passages(scorer)
-    if encode is None or passages is None:
+    the scorer cannot give it (:func:`readable`). A term marked in ``named`` gets none; by
+    default those the corpus writes as names (:func:`named_in_corpus`). Like the rest, this does
+    not depend on ``rows``, so a row's evidence is the same whatever rows are read with it."""
+    if not readable(scorer):
         return None
+    dense = scorer_parts(scorer).get(DENSE_PART, scorer)
+    passages = scorer_passages(scorer)
+    assert passages is not None
     out = np.zeros((len(terms), len(rows)), dtype=np.float32)
     if not len(rows) or not terms or tau >= 1:
         return out
@@ -137,13 +156,10 @@ def kind_evidence(
     skip = {tok for _, tok in analyse(ignore) if tok}
     own = [{tok for _, tok in analyse(t) if tok} for t in terms]
     texts = [passages[int(r)] for r in rows]
-    named = [False] * len(terms)
-    if not names:  # read in the passages that match each term best, whatever the rows
-        found, _ = lexical.search(list(terms), NAME_PASSAGES)
-        for j, term in enumerate(terms):
-            named[j] = written_as_name(term, [passages[int(i)] for i in found[j] if i >= 0])
-        if all(named):
-            return out
+    if named is None:
+        named = named_in_corpus(scorer, terms)
+    if all(named):
+        return out
     asked = {w.lower() for w in _WORD.findall(ignore)}
     by_row: list[dict[str, str]] = []  # per passage: token -> its first word there, lower-cased
     for text in texts:

@@ -193,7 +193,7 @@ def test_a_name_typed_in_lower_case_gets_no_kind_evidence() -> None:
     attach_passages(scorer, passages)
     rows = np.arange(len(passages))
     assert not kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1).any()
-    assert kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1, names=True).any()
+    assert kind_evidence(scorer, ["lamb"], rows, 0.6, 0.1, named=[False]).any()
     assert kind_evidence(scorer, ["meat"], rows, 0.6, 0.1).any()  # "meat" stays a common noun
 
 
