@@ -31,7 +31,6 @@ KNOWN_FAILURES = frozenset(
         "q09",  # sci-fi movies that don't take place in space
         "q13",  # Italian desserts with no nuts and no coffee
         "q17",  # blue cheeses that aren't made from cow's milk
-        "q20",  # stout or IPA but without the alcohol
         "q24",  # how to treat migraines without medication
     }
 )

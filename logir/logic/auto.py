@@ -62,8 +62,13 @@ phrase, no question or request, :mod:`logir.logic.keyword`) or one written in lo
 weighs the evidence above ``tau`` (the mixed lexical and dense evidence) ``keyword`` times: it
 names a set and takes some of it out, so a passage that names the excluded thing is unwanted,
 where in a question the excluded thing is often an aside the wanted passages name themselves.
-The dense evidence on its own (above ``dense_tau``) keeps its weight: for a named entity it
-measures siblings as much as the thing ("Barcelona" is close to every Spanish city).
+The kind evidence weighs ``keyword`` times as well: "beef" in a dish names the meat that
+"spicy dishes that don't contain meat" leaves out. The dense evidence on its own (above
+``dense_tau``) keeps its weight: for a named entity it measures siblings as much as the thing
+("Barcelona" is close to every Spanish city). The positive part of a keyword query mixes the
+lexical evidence in (its dense part weighs ``keyword_pos_dense``, not ``pos_dense``): its few
+words are the topic's own names ("Kurosawa films", "Karpov world championship matches"), which
+BM25 matches where a long question's framing words would only add noise.
 
 A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
 :mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
@@ -84,7 +89,9 @@ hand-written query sets (bench/handwritten; the tune splits' figures do not move
 are questions and requests), checked on the first-hour example (BENCHMARKS.md, "A keyword
 query excludes harder"); keyword_tau 0.4 on the same sets, the SciFact one added (BENCHMARKS.md,
 "A keyword query counts a lighter mention"): a keyword query counts evidence above the lower of
-``tau`` and ``keyword_tau``.
+``tau`` and ``keyword_tau``; keyword_pos_dense 0.8 and the kind evidence weighed ``keyword``
+times on the same three sets and the first-hour example (BENCHMARKS.md, "A keyword query's
+positive part reads its words").
 """
 
 from __future__ import annotations
@@ -237,6 +244,7 @@ class Exclusion(Composer):
         "besides": Param("besides", float, minimum=0.0, maximum=1.0),
         "keyword": Param("keyword", float, minimum=0.0, maximum=MAX_WEIGHT),
         "keyword_tau": Param("keyword_tau", float, minimum=0.0, maximum=1.0),
+        "keyword_pos_dense": Param("keyword_pos_dense", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -258,6 +266,7 @@ class Exclusion(Composer):
         besides: float = 0.5,
         keyword: float = 4.0,
         keyword_tau: float = 0.4,
+        keyword_pos_dense: float = 0.8,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -279,6 +288,9 @@ class Exclusion(Composer):
         if not 0 <= keyword_tau < 1:
             raise ValueError("keyword_tau must be in [0, 1)")
         self.keyword_tau = keyword_tau
+        if not 0 <= keyword_pos_dense <= 1:
+            raise ValueError("keyword_pos_dense is a weight in [0, 1]")
+        self.keyword_pos_dense = keyword_pos_dense
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -365,7 +377,8 @@ class Exclusion(Composer):
         if plan.positive:
             w = self.flat_weight
             rest = without_words(plan.text, self._negated(plan)) or plan.positive
-            pos = self._unit(scorer, [plan.positive, rest], rows, self.pos_dense, False)
+            dense_w = self.keyword_pos_dense if plan.keyword else self.pos_dense
+            pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         negated, distinct = list(plan.negated), self._negated(plan)
         both = self.shared > 0 and distinct != negated  # the shared words weigh ``shared``
@@ -425,6 +438,8 @@ class Exclusion(Composer):
         if kinds is None:
             return neg
         neg = np.array(neg, dtype=np.float32, copy=True)
+        if plan.keyword:  # naming a kind of it counts as naming it (``keyword`` times)
+            kinds = kinds * self.keyword
         neg[pick] = np.maximum(neg[pick], kinds)
         return neg
 

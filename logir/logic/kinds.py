@@ -17,10 +17,13 @@ itself (their evidence is lexical) and those of the query's positive part (a wor
 for is no evidence against it) are left out too, the latter with their other forms ("autocratic"
 for "autocracies", :func:`variant`: "governance in autocracies (excluding autocracy itself)"). A
 form of the term's own word that the analyser does not join to it ("allergy" for "allergic
-reactions") counts: it is the term in other words. Each word is embedded alone with the dense
-scorer's encoder, once per process (:data:`WORD_CACHE_SIZE`, least recently used out); a
-passage's words are read with the lexical scorer's analyser, so stop words are skipped as the
-index skips them. K depends only on the passage and the terms, so ``score`` and ``rank`` agree.
+reactions") counts: it is the term in other words. A passage whose lead defines it by the
+term's absence ("Guinness 0.0 is an alcohol-free version of the stout";
+``Mentions.opens_negated``) has no kind evidence for that term: the beer it names is the thing
+without the alcohol. Each word is embedded alone with the dense scorer's encoder, once per
+process (:data:`WORD_CACHE_SIZE`, least recently used out); a passage's words are read with the
+lexical scorer's analyser, so stop words are skipped as the index skips them. K depends only on
+the passage and the terms, so ``score`` and ``rank`` agree.
 
 A term that names an entity ("Indonesia", "Nevada City", "the role of Set") has no kinds: the
 words closest to it are its siblings (a neighbouring country, another god), which a cosine does
@@ -184,10 +187,10 @@ def kind_evidence(
         if not near[idx].any():
             continue
         hits = [tok for tok, w in tokens.items() if near[at[w]].any()]
-        said = mention_counts(texts[col], hits, analyse)
+        said = mention_counts(texts[col], hits + sorted(set().union(*own)), analyse)
         for j, mine in enumerate(own):
-            if named[j]:
-                continue
+            if named[j] or any(said[t].opens_negated for t in mine if t in said):
+                continue  # a name, or a passage defined by the term's absence ("alcohol-free")
             best = max(
                 (
                     float(cos[at[tokens[tok]], j])

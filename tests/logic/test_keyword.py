@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from logir.errors import LogirError
+from logir.index.base import DENSE_PART, LEXICAL_PART
 from logir.logic import get_composer
 from logir.logic.auto import plan_query
 from logir.logic.keyword import KEYWORD_WORDS, is_keyword_query
@@ -88,6 +89,35 @@ def test_a_keyword_query_counts_evidence_above_keyword_tau(fake) -> None:
     assert zero.score("films excluding comedies", scorer, rows).tolist() == pytest.approx(
         [0.9, 0.5 - 0.1 * 0.5]
     )
+
+
+class _Hybrid:
+    """A hybrid scorer's two parts, each a fake scorer."""
+
+    def __init__(self, lexical: object, dense: object) -> None:
+        self.parts = {LEXICAL_PART: lexical, DENSE_PART: dense}
+
+
+def test_a_keyword_querys_positive_part_mixes_the_lexical_evidence_in(fake) -> None:
+    # "films": lexical / best = [1, .5], dense / best = [.5, 1]; nothing excluded is found
+    scorer = _Hybrid(fake({"films": [4, 2]}), fake({"films": [0.5, 1.0]}))
+    rows = np.arange(2)
+    spec = "auto,flat_weight=0,mentions=all,dense_tau=1,kind_tau=1"
+    mixed = get_composer(spec + ",keyword_pos_dense=0.8").score(
+        "films excluding comedies", scorer, rows
+    )
+    assert mixed.tolist() == pytest.approx([0.8 * 0.5 + 0.2 * 1.0, 0.8 * 1.0 + 0.2 * 0.5])
+    dense = get_composer(spec + ",keyword_pos_dense=1").score(
+        "films excluding comedies", scorer, rows
+    )
+    assert dense.tolist() == pytest.approx([0.5, 1.0])
+    # a request keeps pos_dense (1 by default): dense alone
+    request = get_composer(spec + ",keyword_pos_dense=0.8").score(
+        "show me films, excluding comedies", scorer, rows
+    )
+    assert request.tolist() == pytest.approx([0.5, 1.0])
+    with pytest.raises(LogirError, match="keyword_pos_dense"):
+        get_composer("auto,keyword_pos_dense=1.5")
 
 
 def test_keyword_factor_is_checked() -> None:

@@ -84,6 +84,16 @@ def test_a_kind_named_past_the_lead_is_no_evidence() -> None:
     assert _kinds(scorer, ["meat"])[0][0] == 0.0
 
 
+def test_a_passage_defined_by_the_terms_absence_has_no_kind_evidence() -> None:
+    # "meat-free" opens the first passage: the beef it names is a taste, not the thing excluded
+    free = "A meat-free stew that tastes of beef."
+    scorer = Parts([free, "A stew that tastes of beef.", *STEWS[2:]])
+    assert _kinds(scorer, ["meat"])[0][:2] == [0.0, 1.0]
+    # a plain negation first does not define the passage by the absence
+    plain = Parts(["No meat in the pot, only beef stock and beans.", *STEWS[1:]])
+    assert _kinds(plain, ["meat"])[0][0] == 1.0
+
+
 def test_words_the_query_asks_for_are_no_evidence() -> None:
     scorer = Parts(STEWS)
     assert _kinds(scorer, ["meat"], ignore="beef stew") == [[0.0, 0.0, 0.0, 0.0, 0.5]]
@@ -133,6 +143,11 @@ def test_the_composer_ranks_a_kind_of_the_excluded_topic_last(stews: Scorer) -> 
     assert kinds.doc_idx.tolist().index(0) > kinds.doc_idx.tolist().index(2)
     comp = get_composer("exclusion,tau=0,kind_tau=0.6,keyword=1")
     np.testing.assert_allclose(comp.score(query, stews, kinds.doc_idx), kinds.scores, rtol=1e-6)
+    # logir syntax reads as a keyword query: the kind evidence weighs the keyword factor too
+    (strong,) = get_composer("exclusion,tau=0,kind_tau=0.6,keyword=2").rank([query], stews, 5)
+    at = strong.doc_idx.tolist()
+    assert strong.evidence["NOT meat"][at.index(0)] == pytest.approx(-0.8)  # beef: 1 x 2 x 0.4
+    assert strong.evidence["NOT meat"][at.index(4)] == pytest.approx(-0.4)  # lamb: 0.5 x 2 x 0.4
 
 
 @pytest.mark.parametrize(
