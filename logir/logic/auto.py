@@ -108,6 +108,7 @@ from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
+from logir.logic.forms import derived_forms_of
 from logir.logic.keyword import is_keyword_query
 from logir.logic.kinds import kind_evidence, named_in_corpus, names_an_entity, readable
 from logir.logic.ranking import Ranking
@@ -130,6 +131,10 @@ MENTIONS = ("asserted", "all")
 #: which excluded terms the kind evidence reads: ``common`` (those that name no entity,
 #: :func:`logir.logic.kinds.names_an_entity`) or ``all``
 KIND_TERMS = ("common", "all")
+
+#: how the lexical evidence reads an excluded word: with its ``derived`` forms ("Buddhist" for
+#: "Buddhism", :mod:`logir.logic.forms`) or as written (``none``)
+FORMS = ("derived", "none")
 
 #: the candidates whose kind evidence a ranking reads first (then twice as many, until the top k
 #: is settled; see ``Exclusion._kind_rows``)
@@ -245,6 +250,7 @@ class Exclusion(Composer):
         "keyword": Param("keyword", float, minimum=0.0, maximum=MAX_WEIGHT),
         "keyword_tau": Param("keyword_tau", float, minimum=0.0, maximum=1.0),
         "keyword_pos_dense": Param("keyword_pos_dense", float, minimum=0.0, maximum=1.0),
+        "forms": Param("forms", str, choices=FORMS),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -267,6 +273,7 @@ class Exclusion(Composer):
         keyword: float = 4.0,
         keyword_tau: float = 0.4,
         keyword_pos_dense: float = 0.8,
+        forms: str = "derived",
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -291,6 +298,9 @@ class Exclusion(Composer):
         if not 0 <= keyword_pos_dense <= 1:
             raise ValueError("keyword_pos_dense is a weight in [0, 1]")
         self.keyword_pos_dense = keyword_pos_dense
+        if forms not in FORMS:
+            raise ValueError(f"forms must be one of {', '.join(FORMS)}")
+        self.forms = forms
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -330,16 +340,32 @@ class Exclusion(Composer):
         return self._unit_parts(scorer, texts, rows, dense_w, clip)[0]
 
     def _unit_parts(
-        self, scorer: Scorer, texts: list[str], rows: np.ndarray, dense_w: float, clip: bool
+        self,
+        scorer: Scorer,
+        texts: list[str],
+        rows: np.ndarray,
+        dense_w: float,
+        clip: bool,
+        lexical_texts: list[list[str]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray | None]:
         """The evidence on the unit scale, and over the hybrid scorer its dense part alone
-        (None for any other scorer)."""
+        (None for any other scorer); where ``lexical_texts`` gives a text's alternatives, a
+        lexical scorer or part reads the best of them, each on its own unit scale."""
         parts = scorer_parts(scorer)
         lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
         if lexical is not None and dense is not None:  # the hybrid scorer: mix its parts
             d = _scaled(dense, texts, rows, clip)
-            return dense_w * d + (1.0 - dense_w) * _scaled(lexical, texts, rows, clip), d
-        return _scaled(scorer, texts, rows, clip), None
+            lex = _best_of(lexical, lexical_texts or [[t] for t in texts], rows, clip)
+            return dense_w * d + (1.0 - dense_w) * lex, d
+        return _best_of(scorer, lexical_texts or [[t] for t in texts], rows, clip), None
+
+    def _forms(self, scorer: Scorer, terms: list[str]) -> list[list[str]]:
+        """Each excluded term as the lexical evidence reads it: the term, then the derived forms
+        of its word (:mod:`logir.logic.forms`) unless ``forms`` is ``none``."""
+        if self.forms == "none":
+            return [[t] for t in terms]
+        lexical = scorer_parts(scorer).get(LEXICAL_PART, scorer)
+        return [[t, *derived_forms_of(t, lexical)] for t in terms]
 
     def _negated(self, plan: Plan) -> list[str]:
         """Each excluded term without the words the positive part also asks for: they measure
@@ -354,7 +380,8 @@ class Exclusion(Composer):
         """Each term's evidence on the unit scale, scaled by its asserted ``share`` (None: all
         mentions count); and, over a hybrid scorer with ``dense_tau`` < 1, its dense evidence
         alone, scaled the same."""
-        neg, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True)
+        lex = self._forms(scorer, terms)
+        neg, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True, lex)
         alone = dense if self.dense_tau < 1 else None
         if share is not None:  # a mention in a negated scope is no evidence
             neg = neg * share
@@ -384,9 +411,8 @@ class Exclusion(Composer):
         both = self.shared > 0 and distinct != negated  # the shared words weigh ``shared``
         share = share_full = None
         if self.mentions == "asserted":  # every passage read once for both term lists
-            shares = asserted_share(
-                scorer, distinct + negated if both else distinct, rows, self.passing
-            )
+            read = self._forms(scorer, distinct + negated if both else distinct)
+            shares = asserted_share(scorer, [" ".join(alts) for alts in read], rows, self.passing)
             share, share_full = shares[: len(distinct)], shares[len(distinct) :]
         neg, alone = self._excluded(distinct, scorer, rows, share)
         if both:
@@ -489,11 +515,15 @@ class Exclusion(Composer):
         for target in targets:
             requests: list[tuple[list[str], np.ndarray]] = []
             best: list[str] = []
+            reads_forms = target is parts.get(LEXICAL_PART, scorer)
             for plan, rows in items:
                 texts = self._plan_texts(plan)
                 words: list[str] = []
-                if self.mentions == "asserted" and target is parts.get(LEXICAL_PART, scorer):
-                    words = asserted_texts(scorer, self._asserted_terms(plan))
+                if reads_forms:  # the lexical side reads each excluded term with its forms
+                    read = self._forms(scorer, self._asserted_terms(plan))
+                    texts = texts[: len(texts) - len(read)] + [t for alts in read for t in alts]
+                    if self.mentions == "asserted":
+                        words = asserted_texts(scorer, [" ".join(alts) for alts in read])
                 requests.append((texts + words, rows))
                 best += texts
             ahead(target, requests, best)
@@ -600,6 +630,22 @@ class Auto(Exclusion):
 
 def _total(ev: dict[str, np.ndarray]) -> np.ndarray:
     return np.sum(list(ev.values()), axis=0).astype(np.float32)
+
+
+def _best_of(
+    scorer: Scorer, alternatives: list[list[str]], rows: np.ndarray, clip: bool
+) -> np.ndarray:
+    """``[len(alternatives), len(rows)]``: per text, the best of its alternatives' scores, each
+    on its own unit scale (:func:`_scaled`)."""
+    flat = [t for alts in alternatives for t in alts]
+    scaled = _scaled(scorer, flat, rows, clip)
+    if len(flat) == len(alternatives):
+        return scaled
+    out, at = [], 0
+    for alts in alternatives:
+        out.append(scaled[at : at + len(alts)].max(axis=0))
+        at += len(alts)
+    return np.stack(out) if out else scaled
 
 
 def _scaled(scorer: Scorer, texts: list[str], rows: np.ndarray, clip: bool) -> np.ndarray:
