@@ -164,16 +164,21 @@ def kind_evidence(
     if all(named):
         return out
     asked = {w.lower() for w in _WORD.findall(ignore)}
+    wanted: dict[str, bool] = {}  # word -> whether it is a form of a wanted word (asked once)
     by_row: list[dict[str, str]] = []  # per passage: token -> its first word there, lower-cased
     for text in texts:
         # only a word of the lead can count (``said[tok].lead`` below), so no other is embedded
         lead = {tok for _, tok in lead_words(text, analyse)}
         tokens: dict[str, str] = {}
         for word, tok in analyse(text):
-            if tok in lead and tok not in skip and len(word) >= MIN_WORD and word.isalpha():
+            if tok in tokens or tok not in lead or tok in skip:
+                continue
+            if len(word) >= MIN_WORD and word.isalpha():
                 low = word.lower()
-                if not any(variant(low, a) for a in asked):  # a form of a wanted word
-                    tokens.setdefault(tok, low)
+                if low not in wanted:
+                    wanted[low] = any(variant(low, a) for a in asked)
+                if not wanted[low]:  # not a form of a wanted word
+                    tokens[tok] = low
         by_row.append(tokens)
     vocab = sorted({w for tokens in by_row for w in tokens.values()})
     if not vocab:
