@@ -24,6 +24,7 @@ from logir.index.cosine import fixed_dot, fixed_top, max_row_norm
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import packed_encoder
 from logir.index.textalone import encode_alone
+from logir.index.wordcache import word_store
 
 log = logging.getLogger(__name__)
 
@@ -231,10 +232,20 @@ class DenseScorer:
 
     def encode_words(self, texts: list[str], batch_size: int = 256) -> np.ndarray:
         """Embeddings ``[len(texts), dim]`` of many short texts (single words), each a function
-        of its text alone as query vectors are, without the query cache, which they would flush."""
+        of its text alone as query vectors are, without the query cache, which they would flush;
+        kept on disk between processes (:mod:`logir.index.wordcache`)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _encode_queries(get_model(self.model_id), list(texts), batch_size)
+        model = get_model(self.model_id)
+        store = word_store(model, self.model_id, self.dim, lambda ws: _encode_queries(model, ws))
+        found = store.get(list(texts)) if store is not None else {}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            new = _encode_queries(model, missing, batch_size)
+            if store is not None and new.shape[1] == self.dim:
+                store.put(missing, new)
+            found.update(zip(missing, np.asarray(new, dtype=np.float32), strict=True))
+        return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         """Query vectors (the embeddings), as the VectorScorer protocol names them."""

