@@ -25,6 +25,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -58,20 +59,22 @@ class WordStore:
         self.folder, self.dim = folder, dim
         self._at: dict[str, tuple[np.ndarray, int]] | None = None  # word -> (vectors, row)
         self._shards: list[str] = []
+        self._lock = threading.Lock()  # a server's threads share the store
 
     def get(self, words: list[str]) -> dict[str, np.ndarray]:
         """The vectors the store holds for ``words`` (those it lacks are left out)."""
-        at = self._index()
-        out = {}
-        for w in words:
-            hit = at.get(w)
-            if hit is not None:
-                out[w] = np.array(hit[0][hit[1]], dtype=np.float32)
-        return out
+        with self._lock:
+            at = self._index()
+            hits = {w: at[w] for w in words if w in at}
+        return {w: np.array(vecs[row], dtype=np.float32) for w, (vecs, row) in hits.items()}
 
     def put(self, words: list[str], vectors: np.ndarray) -> None:
         """Keep ``words``' vectors (rows of ``vectors``) that the store lacks, within bounds;
         a failed write is logged and the vectors stay in the caller's hands."""
+        with self._lock:
+            self._put(words, vectors)
+
+    def _put(self, words: list[str], vectors: np.ndarray) -> None:
         at = self._index()
         keep = [i for i, w in enumerate(words) if w not in at and len(w) <= MAX_WORD]
         keep = list({words[i]: i for i in keep}.values())  # a word once

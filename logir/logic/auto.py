@@ -65,10 +65,12 @@ where in a question the excluded thing is often an aside the wanted passages nam
 The kind evidence weighs ``keyword`` times as well: "beef" in a dish names the meat that
 "spicy dishes that don't contain meat" leaves out. The dense evidence on its own (above
 ``dense_tau``) keeps its weight: for a named entity it measures siblings as much as the thing
-("Barcelona" is close to every Spanish city). The positive part of a keyword query mixes the
-lexical evidence in (its dense part weighs ``keyword_pos_dense``, not ``pos_dense``): its few
-words are the topic's own names ("Kurosawa films", "Karpov world championship matches"), which
-BM25 matches where a long question's framing words would only add noise.
+("Barcelona" is close to every Spanish city). The positive part of a keyword query, or of any
+short query (``SHORT_WORDS`` words at most, a question too: "how toxic is arsenic to people? not
+interested in groundwater"), mixes the lexical evidence in (its dense part weighs
+``keyword_pos_dense``, not ``pos_dense``): its few words are the topic's own names ("Kurosawa
+films", "Karpov world championship matches"), which BM25 matches where a long question's framing
+words would only add noise.
 
 A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
 :mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
@@ -90,8 +92,8 @@ are questions and requests), checked on the first-hour example (BENCHMARKS.md, "
 query excludes harder"); keyword_tau 0.4 on the same sets, the SciFact one added (BENCHMARKS.md,
 "A keyword query counts a lighter mention"): a keyword query counts evidence above the lower of
 ``tau`` and ``keyword_tau``; keyword_pos_dense 0.8 and the kind evidence weighed ``keyword``
-times on the same three sets and the first-hour example (BENCHMARKS.md, "A keyword query's
-positive part reads its words").
+times on the same three sets and the first-hour example, and the short queries' 10 words on the
+tune splits (BENCHMARKS.md, "A keyword query's positive part reads its words").
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ from logir.logic.asserted import asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
 from logir.logic.forms import derived_forms_of
-from logir.logic.keyword import is_keyword_query
+from logir.logic.keyword import is_keyword_query, is_short_query
 from logir.logic.kinds import kind_evidence, named_in_corpus, names_an_entity, readable
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
@@ -172,6 +174,9 @@ class Plan:
     #: per negated term, whether it names an entity ("Indonesia"), whose closest words are its
     #: siblings rather than its kinds (:func:`logir.logic.kinds.names_an_entity`)
     named: tuple[bool, ...] = ()
+    #: whether the query is short (:func:`logir.logic.keyword.is_short_query`), a question or
+    #: not: with a keyword query, its positive part weighs ``keyword_pos_dense``
+    short: bool = False
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -220,8 +225,9 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     besides = tuple(not r.explicit and excluded_besides(text, t) for t in negated)
     keyword = r.mode_used == "syntax" or is_keyword_query(text)
     named = tuple(names_an_entity(t, text) for t in negated)
+    short = is_short_query(text)
     return Plan(
-        "exclude", text, positive, negated, form, why, tuple(fired), besides, keyword, named
+        "exclude", text, positive, negated, form, why, tuple(fired), besides, keyword, named, short
     )
 
 
@@ -331,6 +337,8 @@ class Exclusion(Composer):
             cues += f"; a keyword query: penalty x{self.keyword:g}"
         if plan.keyword and self.keyword_tau < self.tau:
             cues += f", evidence counted above {self.keyword_tau:g}"
+        if (plan.keyword or plan.short) and self.keyword_pos_dense != self.pos_dense:
+            cues += f"; positive part dense x{self.keyword_pos_dense:g}, BM25 the rest"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------
@@ -404,7 +412,7 @@ class Exclusion(Composer):
         if plan.positive:
             w = self.flat_weight
             rest = without_words(plan.text, self._negated(plan)) or plan.positive
-            dense_w = self.keyword_pos_dense if plan.keyword else self.pos_dense
+            dense_w = self.keyword_pos_dense if plan.keyword or plan.short else self.pos_dense
             pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         negated, distinct = list(plan.negated), self._negated(plan)

@@ -14,6 +14,9 @@ end as a sentence does (a full stop: "Waves that result in constructive interfer
 destructive interference." describes an answer in prose), and does not open with a question word,
 an auxiliary, a request verb or a pronoun ("how to treat migraines without medication", "show me
 ...", "I need ..."). Linear in the text's length.
+
+A *short* query has at most ``SHORT_WORDS`` words, whatever its form ("how to treat migraines
+without medication"): its words, like a keyword query's, are mostly the topic's own.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ import re
 
 #: the most words a keyword query has (hand-written search-box queries: 2 to 13 words)
 KEYWORD_WORDS = 12
+
+#: the most words a short query has, a question or not (chosen on the tune splits: 12 cost
+#: ComLQ's exclusions a point, BENCHMARKS.md "A keyword query's positive part reads its words")
+SHORT_WORDS = 10
 
 #: first words of a question, a request or a sentence about the writer: not a keyword query
 _OPENER_WORDS = (
@@ -46,3 +53,8 @@ def is_keyword_query(text: str) -> bool:
         return False
     first = _FIRST.search(words[0])
     return first is not None and first.group().lower().replace("\u2019", "'") not in OPENERS
+
+
+def is_short_query(text: str) -> bool:
+    """Whether ``text`` has at most ``SHORT_WORDS`` words."""
+    return len(text.split(None, SHORT_WORDS)) <= SHORT_WORDS

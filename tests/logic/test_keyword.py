@@ -9,7 +9,7 @@ from logir.errors import LogirError
 from logir.index.base import DENSE_PART, LEXICAL_PART
 from logir.logic import get_composer
 from logir.logic.auto import plan_query
-from logir.logic.keyword import KEYWORD_WORDS, is_keyword_query
+from logir.logic.keyword import KEYWORD_WORDS, SHORT_WORDS, is_keyword_query, is_short_query
 
 
 @pytest.mark.parametrize(
@@ -111,13 +111,29 @@ def test_a_keyword_querys_positive_part_mixes_the_lexical_evidence_in(fake) -> N
         "films excluding comedies", scorer, rows
     )
     assert dense.tolist() == pytest.approx([0.5, 1.0])
-    # a request keeps pos_dense (1 by default): dense alone
-    request = get_composer(spec + ",keyword_pos_dense=0.8").score(
+    # a short request mixes them too; a longer one keeps pos_dense (1 by default): dense alone
+    short = get_composer(spec + ",keyword_pos_dense=0.8").score(
         "show me films, excluding comedies", scorer, rows
     )
+    assert short.tolist() == pytest.approx(mixed.tolist())
+    long = "show me the films that the critics liked best this year, excluding comedies"
+    positive = {"films": [4, 2], "the films that the critics liked best this year": [4, 2]}
+    scorer = _Hybrid(fake(positive), fake({k: [0.5, 1.0] for k in positive}))
+    request = get_composer(spec + ",keyword_pos_dense=0.8").score(long, scorer, rows)
     assert request.tolist() == pytest.approx([0.5, 1.0])
+    assert "positive part dense x0.8" in get_composer("auto").explain("films excluding comedies")
     with pytest.raises(LogirError, match="keyword_pos_dense"):
         get_composer("auto,keyword_pos_dense=1.5")
+
+
+def test_short_queries() -> None:
+    assert is_short_query("how to treat migraines without medication")
+    assert is_short_query(" ".join(["word"] * SHORT_WORDS))
+    assert not is_short_query(" ".join(["word"] * (SHORT_WORDS + 1)))
+    assert plan_query("how is arsenic toxic to people, without groundwater?", "always").short
+    assert not plan_query(
+        "how is arsenic toxic to people, " * 3 + "without groundwater?", "always"
+    ).short
 
 
 def test_keyword_factor_is_checked() -> None:
