@@ -15,7 +15,10 @@ thin": the bones are asserted); a mention of the term inside an open scope is *n
 - setting aside: "besides", "apart from", "aside from", "in addition to" ("Besides its familiar
   job in keeping bones strong, vitamin D acts on muscle": the passage is about the muscle). Its
   scope runs to the next comma or clause boundary, at most ``ASIDE_WORDS`` words; a mention in it
-  is not what the passage asserts, so it counts as negated.
+  is not what the passage asserts, so it counts as negated;
+- the yardstick of a comparison, read as set aside: "compared with", "in comparison with",
+  "versus" / "vs", "relative to", "similar to", "comparable to" ("an effect similar to that of
+  nicotine replacement": the passage is about the drug it measures against it).
 
 Not cues: "not only / just / merely", "no doubt / matter", and "without" (or "free of") after a
 negation in the same clause ("never served without coffee", "can't be made without coffee": a
@@ -70,6 +73,14 @@ ASIDE = {
     "apart": frozenset({"from"}),
     "aside": frozenset({"from"}),
     "addition": frozenset({"to"}),  # "in addition to"
+    # the yardstick of a comparison ("similar to that of nicotine replacement")
+    "compared": frozenset({"with", "to"}),
+    "comparison": frozenset({"with", "to"}),  # "in comparison with"
+    "versus": frozenset(),
+    "vs": frozenset(),
+    "relative": frozenset({"to"}),
+    "similar": frozenset({"to"}),
+    "comparable": frozenset({"to", "with"}),
 }
 #: words a set-aside scope lasts at most (it ends at the next comma)
 ASIDE_WORDS = 12

@@ -102,6 +102,25 @@ def test_a_mention_set_aside_is_not_asserted(text: str, expected: tuple[int, int
     assert counts(text, "bones") == {"bones": expected}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the yardstick of a comparison is set aside too
+        ("Nortriptyline works, with an effect similar to that of bones.", (1, 1)),
+        ("Muscle strength compared with bones, in older adults.", (1, 1)),
+        ("Muscle versus bones: a trial.", (1, 1)),
+        ("Muscle vs bones, a trial.", (1, 1)),
+        ("Its effect is comparable to bones, the trial found.", (1, 1)),
+        ("Muscle relative to bones grows slowly.", (1, 1)),
+        # what is compared with the yardstick is asserted
+        ("Bones compared with muscle, in older adults.", (1, 0)),
+        ("Bones are similar in both groups.", (1, 0)),
+    ],
+)
+def test_a_yardstick_of_a_comparison_is_not_asserted(text: str, expected: tuple[int, int]) -> None:
+    assert counts(text, "bones") == {"bones": expected}
+
+
 def test_a_set_aside_scope_is_bounded() -> None:
     far = "Besides " + "one two three four five six seven eight nine ten eleven twelve " + "bones."
     assert counts(far, "bones") == {"bones": (1, 0)}
