@@ -104,3 +104,30 @@ def test_another_model_under_the_same_name_gets_its_own_folder(
     assert first.folder.parent == tmp_path / "words"
     monkeypatch.setenv("LOGIR_WORD_CACHE", "0")
     assert word_store(one, "tiny", DIM, one.encode) is None
+
+
+def _writer(folder: str, words: list[str], shards: int) -> None:
+    """One process's writes: a word at a time, merging past ``shards`` files."""
+    wordcache.MAX_SHARDS = shards
+    store = WordStore(Path(folder), DIM)
+    for w in words:
+        store.put([w], _vectors([w]))
+
+
+def test_processes_writing_at_once_lose_no_vector(tmp_path: Path) -> None:
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    words = [[f"w{p}x{i}" for i in range(12)] for p in range(3)]
+    procs = [ctx.Process(target=_writer, args=(str(tmp_path), ws, 4)) for ws in words]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    every = [w for ws in words for w in ws]
+    got = WordStore(tmp_path, DIM).get(every)
+    # a merge removes only the shards it merged, so every word written is there, intact
+    assert sorted(got) == sorted(every)
+    for w, v in got.items():
+        np.testing.assert_array_equal(v, _vectors([w])[0])
