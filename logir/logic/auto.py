@@ -383,13 +383,17 @@ class Exclusion(Composer):
         return [distinct_words(t, plan.positive) for t in plan.negated]
 
     def _excluded(
-        self, terms: list[str], scorer: Scorer, rows: np.ndarray, share: np.ndarray | None
+        self,
+        terms: list[str],
+        scorer: Scorer,
+        rows: np.ndarray,
+        share: np.ndarray | None,
+        forms: list[list[str]],
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Each term's evidence on the unit scale, scaled by its asserted ``share`` (None: all
-        mentions count); and, over a hybrid scorer with ``dense_tau`` < 1, its dense evidence
-        alone, scaled the same."""
-        lex = self._forms(scorer, terms)
-        neg, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True, lex)
+        """Each term's evidence on the unit scale (its lexical part the best of its ``forms``,
+        :meth:`_forms`), scaled by its asserted ``share`` (None: all mentions count); and, over
+        a hybrid scorer with ``dense_tau`` < 1, its dense evidence alone, scaled the same."""
+        neg, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True, forms)
         alone = dense if self.dense_tau < 1 else None
         if share is not None:  # a mention in a negated scope is no evidence
             neg = neg * share
@@ -418,13 +422,15 @@ class Exclusion(Composer):
         negated, distinct = list(plan.negated), self._negated(plan)
         both = self.shared > 0 and distinct != negated  # the shared words weigh ``shared``
         share = share_full = None
+        read = self._forms(scorer, distinct + negated if both else distinct)  # asked once
         if self.mentions == "asserted":  # every passage read once for both term lists
-            read = self._forms(scorer, distinct + negated if both else distinct)
             shares = asserted_share(scorer, [" ".join(alts) for alts in read], rows, self.passing)
             share, share_full = shares[: len(distinct)], shares[len(distinct) :]
-        neg, alone = self._excluded(distinct, scorer, rows, share)
+        neg, alone = self._excluded(distinct, scorer, rows, share, read[: len(distinct)])
         if both:
-            full, full_alone = self._excluded(negated, scorer, rows, share_full)
+            full, full_alone = self._excluded(
+                negated, scorer, rows, share_full, read[len(distinct) :]
+            )
             neg = self.shared * full + (1.0 - self.shared) * neg
             if alone is not None and full_alone is not None:
                 alone = self.shared * full_alone + (1.0 - self.shared) * alone
