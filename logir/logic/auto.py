@@ -27,7 +27,8 @@ scale (below). What N_j reads as evidence:
 - a passage that names a *kind* of the excluded topic in words the term never uses ("beef",
   "pork" for "meat"; "almonds" for "nuts"): with a dense encoder, its asserted word closest to
   the term, embedded alone, above ``kind_tau`` (full evidence ``kind_width`` above it;
-  :mod:`logir.logic.kinds`); N_j is the larger of this and the evidence above. Only for a term
+  :mod:`logir.logic.kinds`; ``kind_words=pairs`` reads each two adjacent words of the lead too,
+  "science fiction" for "sci-fi"); N_j is the larger of this and the evidence above. Only for a term
   that names no entity ("meat", not "Indonesia": the words closest to a name are its siblings;
   ``kind_terms=all`` reads every term), and in a ranking only for the candidates that can still
   reach the top k once it is counted.
@@ -137,6 +138,10 @@ KIND_TERMS = ("common", "all")
 #: how the lexical evidence reads an excluded word: with its ``derived`` forms ("Buddhist" for
 #: "Buddhism", :mod:`logir.logic.forms`) or as written (``none``)
 FORMS = ("derived", "none")
+
+#: what the kind evidence embeds of a passage's lead: each word and each ``pairs`` of adjacent
+#: words ("science fiction" for "sci-fi"), or each ``single`` word
+KIND_WORDS = ("pairs", "single")
 
 #: the candidates whose kind evidence a ranking reads first (then twice as many, until the top k
 #: is settled; see ``Exclusion._kind_rows``)
@@ -257,6 +262,7 @@ class Exclusion(Composer):
         "keyword_tau": Param("keyword_tau", float, minimum=0.0, maximum=1.0),
         "keyword_pos_dense": Param("keyword_pos_dense", float, minimum=0.0, maximum=1.0),
         "forms": Param("forms", str, choices=FORMS),
+        "kind_words": Param("kind_words", str, choices=KIND_WORDS),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -280,6 +286,7 @@ class Exclusion(Composer):
         keyword_tau: float = 0.4,
         keyword_pos_dense: float = 0.8,
         forms: str = "derived",
+        kind_words: str = "pairs",
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -307,6 +314,9 @@ class Exclusion(Composer):
         if forms not in FORMS:
             raise ValueError(f"forms must be one of {', '.join(FORMS)}")
         self.forms = forms
+        if kind_words not in KIND_WORDS:
+            raise ValueError(f"kind_words must be one of {', '.join(KIND_WORDS)}")
+        self.kind_words = kind_words
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -473,7 +483,14 @@ class Exclusion(Composer):
         if self.kind_terms == "all":
             named = [False] * len(terms)
         kinds = kind_evidence(
-            scorer, terms, rows, self.kind_tau, self.kind_width, ignore=plan.positive, named=named
+            scorer,
+            terms,
+            rows,
+            self.kind_tau,
+            self.kind_width,
+            ignore=plan.positive,
+            named=named,
+            pairs=self.kind_words == "pairs",
         )
         if kinds is None:
             return neg

@@ -9,7 +9,9 @@ for "chickpeas" and 0.48 for "berries" (a related word can be as close: "vegetar
 
     K_T(d) = min(1, max(0, max_w cos(w, T) - tau) / width)
 
-over the words w the passage *asserts in its lead*, its first ``LEAD_WORDS`` words with the
+over the words w the passage *asserts in its lead* and the pairs of adjacent words there (a
+topic's name of two words: cos("science fiction", "sci-fi") is 0.82, against 0.62 and 0.57 for
+"science" and "fiction" alone; ``pairs``), its first ``LEAD_WORDS`` words with the
 title: a passage about beef says so early, while one that names a kind in passing ("it is
 vegetarian", "as well as some preventive drugs") tends to do so later, and a mention in a negated
 scope ("no meat", "instead of beef") is left out (:mod:`logir.logic.mentions`). The words of T
@@ -45,11 +47,16 @@ import numpy as np
 
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, scorer_parts, scorer_passages
 from logir.index.cosine import fixed_dot
-from logir.logic.mentions import Analyser, lead_words, mention_counts, plain_words
+from logir.logic.mentions import Analyser, lead_pairs, lead_words, mention_counts, plain_words
 from logir.lru import LRU
 
 #: word vectors one dense scorer keeps, least recently used first out (MiniLM: 48 MiB at most)
 WORD_CACHE_SIZE = 32_768
+
+#: how far below ``tau`` one word of a pair may come to a term for the pair to be embedded:
+#: "science" (0.62 to "sci-fi") and "fiction" (0.57) pass, "director" (0.35) and "French" (0.32)
+#: do not
+PAIR_MARGIN = 0.1
 
 #: the shortest word read as a kind ("pea" and "ham" are words; "of" and "fi" are not)
 MIN_WORD = 3
@@ -140,6 +147,7 @@ def kind_evidence(
     width: float,
     ignore: str = "",
     named: Sequence[bool] | None = None,
+    pairs: bool = True,
 ) -> np.ndarray | None:
     """``[len(terms), len(rows)]``: each term's kind evidence in each row's passage (module
     docstring: ``tau`` and ``width`` set the ramp), the words of ``ignore`` left out; None where
@@ -165,48 +173,78 @@ def kind_evidence(
         return out
     asked = {w.lower() for w in _WORD.findall(ignore)}
     wanted: dict[str, bool] = {}  # word -> whether it is a form of a wanted word (asked once)
-    by_row: list[dict[str, str]] = []  # per passage: token -> its first word there, lower-cased
+
+    def unwanted(low: str) -> bool:
+        if low not in wanted:
+            wanted[low] = any(variant(low, a) for a in asked)
+        return not wanted[low]
+
+    # per passage: its lead's units (one token, or two adjacent) -> their words, lower-cased
+    by_row: list[dict[tuple[str, ...], str]] = []
+    pairs_by_row: list[list[tuple[str, str, str, str]]] = []  # adjacent pairs worth a look
     for text in texts:
         # only a word of the lead can count (``said[tok].lead`` below), so no other is embedded
         lead = {tok for _, tok in lead_words(text, analyse)}
-        tokens: dict[str, str] = {}
+        units: dict[tuple[str, ...], str] = {}
         for word, tok in analyse(text):
-            if tok in tokens or tok not in lead or tok in skip:
+            if (tok,) in units or tok not in lead or tok in skip:
                 continue
-            if len(word) >= MIN_WORD and word.isalpha():
-                low = word.lower()
-                if low not in wanted:
-                    wanted[low] = any(variant(low, a) for a in asked)
-                if not wanted[low]:  # not a form of a wanted word
-                    tokens[tok] = low
-        by_row.append(tokens)
-    vocab = sorted({w for tokens in by_row for w in tokens.values()})
+            if len(word) >= MIN_WORD and word.isalpha() and unwanted(word.lower()):
+                units[(tok,)] = word.lower()
+        by_row.append(units)
+        pairs_by_row.append(
+            [
+                (w, tok, w2, tok2)
+                for w, tok, w2, tok2 in (lead_pairs(text, analyse) if pairs else [])
+                if tok not in skip and tok2 not in skip and w.isalpha() and w2.isalpha()
+                if max(len(w), len(w2)) >= MIN_WORD and unwanted(w) and unwanted(w2)
+            ]
+        )
+    term_vectors = _word_vectors(dense, list(terms))
+    singles = sorted({w for units in by_row for w in units.values()})
+    if any(pairs_by_row):  # a pair is embedded only where one of its words comes near a term
+        near_word = dict(zip(singles, _near(dense, singles, term_vectors), strict=True))
+        floor = tau - PAIR_MARGIN
+        for units, found in zip(by_row, pairs_by_row, strict=True):
+            for w, tok, w2, tok2 in found:
+                if max(near_word.get(w, -1.0), near_word.get(w2, -1.0)) >= floor:
+                    units.setdefault((tok, tok2), f"{w} {w2}")
+    vocab = sorted({w for units in by_row for w in units.values()})
     if not vocab:
         return out
     at = {w: i for i, w in enumerate(vocab)}
-    vectors = _word_vectors(dense, vocab)
-    cos = fixed_dot(vectors, _word_vectors(dense, list(terms)))  # [words, terms]
+    cos = fixed_dot(_word_vectors(dense, vocab), term_vectors)  # [words, terms]
     near = cos >= tau
-    for col, tokens in enumerate(by_row):
-        idx = [at[w] for w in tokens.values()]
+    for col, units in enumerate(by_row):
+        idx = [at[w] for w in units.values()]
         if not near[idx].any():
             continue
-        hits = [tok for tok, w in tokens.items() if near[at[w]].any()]
-        said = mention_counts(texts[col], hits + sorted(set().union(*own)), analyse)
+        hits = [unit for unit, w in units.items() if near[at[w]].any()]
+        said = mention_counts(
+            texts[col], sorted({t for unit in hits for t in unit}.union(*own)), analyse
+        )
         for j, mine in enumerate(own):
             if named[j] or any(said[t].opens_negated for t in mine if t in said):
                 continue  # a name, or a passage defined by the term's absence ("alcohol-free")
             best = max(
                 (
-                    float(cos[at[tokens[tok]], j])
-                    for tok in hits
-                    if tok not in mine
-                    if near[at[tokens[tok]], j] and tok in said and said[tok].lead > 0
+                    float(cos[at[units[unit]], j])
+                    for unit in hits
+                    if near[at[units[unit]], j]
+                    if not any(t in mine for t in unit)
+                    if all(t in said and said[t].lead > 0 for t in unit)
                 ),
                 default=tau,
             )
             out[j, col] = min(1.0, (best - tau) / width)
     return out
+
+
+def _near(dense: object, words: list[str], term_vectors: np.ndarray) -> np.ndarray:
+    """Per word, its highest cosine with any of the terms (-1 for no words)."""
+    if not words:
+        return np.zeros(0, dtype=np.float32)
+    return fixed_dot(_word_vectors(dense, words), term_vectors).max(axis=1)
 
 
 def _word_vectors(dense: object, words: list[str]) -> np.ndarray:

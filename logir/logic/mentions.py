@@ -204,6 +204,24 @@ def lead_words(text: str, analyse: Analyser = plain_words) -> list[tuple[str, st
     return out
 
 
+def lead_pairs(text: str, analyse: Analyser = plain_words) -> list[tuple[str, str, str, str]]:
+    """The pairs of adjacent words in the passage's lead (:func:`lead_words`) that are both kept
+    by the index and not split by a comma or a clause boundary ("science fiction", not
+    "Arrival, Blade"): ``(word, token, next word, next token)``, in order."""
+    out: list[tuple[str, str, str, str]] = []
+    seen = 0
+    for clause in _CLAUSE.finditer(text):
+        for part in _COMMA.finditer(clause.group()):
+            words = analyse(part.group())[: LEAD_WORDS - seen]
+            for (w, tok), (w2, tok2) in zip(words[:-1], words[1:], strict=True):
+                if tok and tok2:
+                    out.append((w, tok, w2, tok2))
+            seen += len(words)
+            if seen >= LEAD_WORDS:
+                return out
+    return out
+
+
 def _is_cue(word: str, nxt: str) -> bool:
     """Whether ``word``, followed by ``nxt``, opens a negated scope."""
     if word in PAIRED:

@@ -283,3 +283,41 @@ def test_a_ranking_reads_the_kinds_of_the_rows_that_can_reach_the_top_only(
     assert sorted(lazy.doc_idx.tolist()) == sorted(best.tolist())
     np.testing.assert_allclose(lazy.scores, np.sort(every)[::-1][:3], rtol=1e-6)
     assert 0 < lazy_words < len(words) / 2  # the full scoring embedded what the ranking never read
+
+
+#: "sci-fi" on a fourth axis: the pair "science fiction" is close to it, each word alone is not
+#: (a pair is embedded only where one of its words comes within PAIR_MARGIN of tau)
+SCIFI = np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32)
+PAIRS = {
+    "sci-fi": SCIFI,
+    "science fiction": np.array([0.0, 0.57, 0.0, 0.82], dtype=np.float32),
+    "science": np.array([0.0, 0.835, 0.0, 0.55], dtype=np.float32),  # within PAIR_MARGIN of tau
+}
+
+
+class PairEncoder(FakeEncoder):
+    def encode_words(self, texts: list[str]) -> np.ndarray:
+        self.encoded.extend(texts)
+        return np.stack([PAIRS.get(t.lower(), np.array([0, 1, 0, 0], np.float32)) for t in texts])
+
+
+FILMS = [
+    "Arrival is a science fiction film about linguists and visitors.",
+    "Arrival is a film about science, fiction and language.",  # a comma splits the pair
+    "Sicario is a thriller about the drug war, not science fiction at all.",
+    "Prisoners is a thriller about a missing girl.",
+]
+
+
+@pytest.mark.parametrize(("pairs", "expected"), [(True, [1.0, 0.0, 0.0, 0.0]), (False, [0.0] * 4)])
+def test_two_adjacent_words_can_name_the_topic(pairs: bool, expected: list[float]) -> None:
+    scorer = Parts(FILMS)
+    scorer.dense = PairEncoder()
+    scorer.parts = {LEXICAL_PART: scorer.lexical, DENSE_PART: scorer.dense}
+    out = kind_evidence(scorer, ["sci-fi"], np.arange(4), 0.6, 0.1, pairs=pairs)  # type: ignore[arg-type]
+    assert out is not None
+    assert out.round(3).tolist() == [expected]
+    # the pair is embedded as two words, once; without pairs it is never asked for
+    assert scorer.dense.encoded.count("science fiction") == (1 if pairs else 0)
+    # nor is a pair neither of whose words comes near the term
+    assert "missing girl" not in scorer.dense.encoded

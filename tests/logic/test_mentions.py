@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from logir.index.lexical import BM25Scorer
-from logir.logic.mentions import LEAD_WORDS, Mentions, mention_counts
+from logir.logic.mentions import LEAD_WORDS, Mentions, lead_pairs, mention_counts, plain_words
 
 
 def counts(text: str, *targets: str) -> dict[str, tuple[int, int]]:
@@ -129,3 +129,18 @@ def test_a_set_aside_scope_is_bounded() -> None:
 )
 def test_a_passage_opening_on_an_affix_negation(text: str, opens: bool) -> None:
     assert mention_counts(text, ["coffee"])["coffee"].opens_negated is opens
+
+
+def test_lead_pairs_are_adjacent_kept_words_within_a_comma_and_the_lead() -> None:
+    text = "Dune is science fiction, epic and slow. It won awards" + " word" * 30
+    got = [(w, w2) for w, _, w2, _ in lead_pairs(text, plain_words)]
+    assert got[:5] == [
+        ("dune", "is"),
+        ("is", "science"),
+        ("science", "fiction"),
+        ("epic", "and"),
+        ("and", "slow"),
+    ]
+    assert got[5] == ("it", "won")  # a new clause
+    assert ("fiction", "epic") not in got  # a comma between them
+    assert len(got) == 22  # words past the lead (LEAD_WORDS) pair with nothing
