@@ -33,7 +33,12 @@ __all__ = [
 HANDWRITTEN_DIR = Path(__file__).resolve().parents[3] / "bench" / "handwritten"
 """Where the sets are in a source checkout."""
 
-SET_CORPORA = {"comlq": "comlq", "negconstraint": "negconstraint", "scifact": "scifact"}
+SET_CORPORA = {
+    "comlq": "comlq",
+    "negconstraint": "negconstraint",
+    "scifact": "scifact",
+    "excluir": "excluir",
+}
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
 NEGATION_KINDS = ("exclude", "predicate", "none")
