@@ -197,6 +197,7 @@ def kind_evidence(
                 (w, tok, w2, tok2)
                 for w, tok, w2, tok2 in (lead_pairs(text, analyse) if pairs else [])
                 if tok not in skip and tok2 not in skip and w.isalpha() and w2.isalpha()
+                if any(tok not in mine and tok2 not in mine for mine in own)  # a term's own word
                 if max(len(w), len(w2)) >= MIN_WORD and unwanted(w) and unwanted(w2)
             ]
         )

@@ -212,7 +212,7 @@ def test_kind_evidence_over_dense_shards_is_the_whole_scorers(monkeypatch) -> No
     words.update({"cats": words["owls"] + 0.1, "fish": rng.normal(size=16).astype(np.float32)})
 
     def encode_words(texts: list[str]) -> np.ndarray:
-        v = np.stack([words[t] for t in texts])
+        v = np.stack([sum(words[w] for w in t.split()) for t in texts])  # a pair: its words' sum
         return v / np.linalg.norm(v, axis=1, keepdims=True)
 
     monkeypatch.setattr(whole, "encode_words", encode_words, raising=False)
