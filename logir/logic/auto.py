@@ -19,7 +19,10 @@ scale (below). What N_j reads as evidence:
 - words of the excluded term that the positive part also asks for ("renewable energy" AND NOT
   "Renewable Energy: A First Course") measure the wanted topic as much as the excluded one: N_j
   mixes the evidence for the term's other words ("A First Course") with the whole term's, the
-  whole term weighing ``shared``, and the flat part leaves out only the other words;
+  whole term weighing ``shared``, and the flat part leaves out only the other words; a term that
+  is the positive part's head narrowed by a modifier ("himalaya mountains in nepal", read from
+  "himalaya mountains, not the ones in nepal"; :func:`restricts_head`) is read by the modifier
+  alone: every wanted passage matches its head;
 - over the hybrid scorer, the dense evidence on its own, above ``dense_tau``: a passage that
   says "espresso" has no lexical evidence for "coffee", and mixed at ``neg_dense`` its dense
   evidence never reaches tau; N_j is the larger of the mixed evidence above tau and the dense
@@ -430,7 +433,8 @@ class Exclusion(Composer):
             pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         negated, distinct = list(plan.negated), self._negated(plan)
-        both = self.shared > 0 and distinct != negated  # the shared words weigh ``shared``
+        weights = self._shared_weights(plan)
+        both = any(w > 0 for w in weights)  # the shared words weigh ``shared``
         share = share_full = None
         read = self._forms(scorer, distinct + negated if both else distinct)  # asked once
         if self.mentions == "asserted":  # every passage read once for both term lists
@@ -441,9 +445,10 @@ class Exclusion(Composer):
             full, full_alone = self._excluded(
                 negated, scorer, rows, share_full, read[len(distinct) :]
             )
-            neg = self.shared * full + (1.0 - self.shared) * neg
+            w = np.asarray(weights, dtype=np.float32)[:, None]
+            neg = w * full + (1.0 - w) * neg
             if alone is not None and full_alone is not None:
-                alone = self.shared * full_alone + (1.0 - self.shared) * alone
+                alone = w * full_alone + (1.0 - w) * alone
         # only evidence above tau counts: a passing mention is not penalised (in a keyword query,
         # above the lower of tau and keyword_tau: a passage that names the excluded thing at all
         # is less wanted there)
@@ -570,7 +575,19 @@ class Exclusion(Composer):
     def _asserted_terms(self, plan: Plan) -> list[str]:
         """The terms whose asserted share ``evidence`` measures."""
         distinct, negated = self._negated(plan), list(plan.negated)
-        return distinct + negated if self.shared > 0 and distinct != negated else distinct
+        return distinct + negated if any(w > 0 for w in self._shared_weights(plan)) else distinct
+
+    def _shared_weights(self, plan: Plan) -> list[float]:
+        """Per excluded term, the weight of the whole term against its distinct words
+        (:meth:`_negated`): ``shared`` where it shares words with the positive part, 0 where it
+        shares none or is the positive part's head narrowed by a modifier ("himalaya mountains
+        in nepal" for "himalaya mountains, not the ones in nepal": every wanted passage matches
+        the head, and only "nepal" tells the excluded ones)."""
+        distinct = self._negated(plan)
+        return [
+            0.0 if d == t or restricts_head(t, plan.positive) else self.shared
+            for t, d in zip(plan.negated, distinct, strict=True)
+        ]
 
     def _candidates(self, plans: list[Plan], scorer: Scorer) -> list[np.ndarray]:
         """Each plan's candidate rows: the top depth of its positive part and of its text less
@@ -711,6 +728,48 @@ def distinct_words(term: str, positive: str) -> str:
         return term
     rest = without_words(term, shared).strip(" \t:;,.-")
     return rest or term
+
+
+#: words that open a modifier narrowing a noun phrase ("mountains in Nepal", "films by Nolan")
+RESTRICTORS = frozenset(
+    [
+        "in",
+        "from",
+        "of",
+        "by",
+        "on",
+        "at",
+        "during",
+        "for",
+        "with",
+        "against",
+        "near",
+        "outside",
+        "inside",
+        "under",
+        "over",
+        "about",
+        "made",
+        "set",
+        "written",
+        "directed",
+        "based",
+        "located",
+        "found",
+        "native",
+    ]
+)
+
+
+def restricts_head(term: str, positive: str) -> bool:
+    """Whether ``term`` is words of ``positive`` followed by a modifier that narrows them
+    ("himalaya mountains in nepal" for "himalaya mountains"; a final "s" ignored)."""
+    have = {_stem(w) for w in re.findall(r"\w+", positive.lower())}
+    words = re.findall(r"\w+", term.lower())
+    n = 0
+    while n < len(words) and _stem(words[n]) in have:
+        n += 1
+    return 0 < n < len(words) - 1 and words[n] in RESTRICTORS
 
 
 def _stem(word: str) -> str:

@@ -10,7 +10,7 @@ from logir.index.base import DENSE_PART, LEXICAL_PART, attach_passages, topk
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
 from logir.logic.asserted import asserted_share
-from logir.logic.auto import distinct_words
+from logir.logic.auto import distinct_words, restricts_head
 
 PASSAGES = [
     "Tiramisu is an Italian dessert of ladyfingers dipped in coffee, layered with mascarpone.",
@@ -104,6 +104,37 @@ def test_words_the_positive_part_shares_weigh_less(bm25: BM25Scorer) -> None:
     split = get_composer("exclusion,tau=0,keyword=1").score(query, scorer, np.arange(3))
     assert whole[0] < whole[1] + 0.5  # the shared words penalise the passage about the topic
     assert split[0] > whole[0] and split[0] > split[1]
+
+
+@pytest.mark.parametrize(
+    ("term", "positive", "narrows"),
+    [
+        ("himalaya mountains in nepal", "himalaya mountains", True),
+        ("cheeses from France", "cheese", True),  # a final "s" ignored
+        ("Renewable Energy: A First Course", "renewable energy", False),  # a title, no modifier
+        ("Nepal", "himalaya mountains", False),  # nothing shared
+        ("mountains in", "mountains", False),  # no modifier after the preposition
+    ],
+)
+def test_restricts_head(term: str, positive: str, narrows: bool) -> None:
+    assert restricts_head(term, positive) is narrows
+
+
+def test_a_head_narrowed_by_a_modifier_is_read_by_the_modifier_alone() -> None:
+    passages = [
+        "Kangphu Kang is a mountain in the Himalayas on the border of Tibet and Bhutan.",
+        "Dhaulagiri is a mountain in the Himalayas, in Nepal.",
+        "Nepal is a country in South Asia.",
+    ]
+    scorer = BM25Scorer.build(passages)
+    attach_passages(scorer, passages)
+    query = '"himalaya mountains" AND NOT "himalaya mountains in nepal"'
+    ev = get_composer("exclusion,tau=0,keyword=1").evidence(
+        get_composer("exclusion").plan(query), scorer, np.arange(3)
+    )
+    penalty = ev["NOT himalaya mountains in nepal"]
+    # the Tibetan peak shares the head with the excluded term, yet names no Nepal: no penalty
+    assert penalty[0] == 0.0 and penalty[1] < 0.0
 
 
 class _Hybrid:
