@@ -143,7 +143,10 @@ class WordStore:
                 # a file another process holds open (Windows) stays: the next merge retries
                 with contextlib.suppress(OSError):
                     (self.folder / f"{old}{suffix}").unlink(missing_ok=True)
-        merged = np.load(self.folder / f"{key}.npy", mmap_mode="r", allow_pickle=False)
+        try:  # read back memory-mapped; another process's merge may have removed it already
+            merged = np.load(self.folder / f"{key}.npy", mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError):
+            merged = vectors
         self._at = {w: (merged, row) for row, w in enumerate(words)}
         self._shards = [key]
 

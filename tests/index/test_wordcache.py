@@ -131,3 +131,24 @@ def test_processes_writing_at_once_lose_no_vector(tmp_path: Path) -> None:
     assert sorted(got) == sorted(every)
     for w, v in got.items():
         np.testing.assert_array_equal(v, _vectors([w])[0])
+
+
+def test_a_merge_another_process_removed_at_once_keeps_its_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(wordcache, "MAX_SHARDS", 1)
+    store = WordStore(tmp_path, DIM)
+    store.put(["beef"], _vectors(["beef"]))
+    write = store._write
+
+    def write_then_lose(words: list[str], vectors: np.ndarray) -> str:
+        key = write(words, vectors)
+        if len(words) > 1:  # the merged shard: another process's merge removes it at once
+            (tmp_path / f"{key}.npy").unlink()
+        return key
+
+    monkeypatch.setattr(store, "_write", write_then_lose)
+    store.put(["pork"], _vectors(["pork"]))  # two shards: a merge
+    got = store.get(["beef", "pork"])
+    np.testing.assert_array_equal(got["beef"], _vectors(["beef"])[0])
+    np.testing.assert_array_equal(got["pork"], _vectors(["pork"])[0])
