@@ -85,6 +85,29 @@ def asserted_share(
     return out
 
 
+def asserted_in_lead(scorer: Scorer, terms: list[str], rows: np.ndarray) -> np.ndarray:
+    """``[len(terms), len(rows)]``: whether each row's passage asserts every index token of the
+    term within its lead (``Mentions.lead``), none of them defining the passage by its absence
+    ("Guinness 0.0 is an alcohol-free stout ..."); False where the passage is not at hand."""
+    out = np.zeros((len(terms), len(rows)), dtype=bool)
+    passages = scorer_passages(scorer)
+    if passages is None or not len(rows) or not terms:
+        return out
+    lexical = scorer_parts(scorer).get(LEXICAL_PART, scorer)
+    analyse: Analyser = getattr(lexical, "analyse", None) or plain_words
+    tokens = [list(_token_words(analyse, t)) for t in terms]
+    every = {tok for toks in tokens for tok in toks}
+    if not every:
+        return out
+    for col, r in enumerate(rows):
+        said = mention_counts(passages[int(r)], every, analyse)
+        for j, toks in enumerate(tokens):
+            out[j, col] = bool(toks) and all(
+                t in said and said[t].lead > 0 and not said[t].opens_negated for t in toks
+            )
+    return out
+
+
 def asserted_texts(scorer: Scorer, terms: list[str]) -> list[str]:
     """The texts :func:`asserted_share` scores with ``scorer``'s lexical part for ``terms`` (a
     word of the term per index token), to ask for ahead; none where it scores nothing."""

@@ -76,6 +76,13 @@ interested in groundwater"), mixes the lexical evidence in (its dense part weigh
 films", "Karpov world championship matches"), which BM25 matches where a long question's framing
 words would only add noise.
 
+In a keyword query a term that names no entity and that a passage asserts in its lead, every
+word of it ("Stetson University is a private university ..." for "universities that are not
+private"), has evidence of at least ``lead_floor`` before ``tau``: one mention in a long passage
+gives BM25 a small share of its best score, yet a passage that says so in its first words is
+about it. A name is left out: the passages on its siblings name it in their lead too ("Tiberius,
+the stepson of Augustus"). ``lead_floor=0`` turns it off.
+
 A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
 :mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
 comes besides X, and the passages it wants often name X themselves.
@@ -111,7 +118,7 @@ import numpy as np
 
 from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_parts, topk
 from logir.limits import MAX_DEPTH
-from logir.logic.asserted import asserted_share, asserted_texts
+from logir.logic.asserted import asserted_in_lead, asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
 from logir.logic.forms import derived_forms_of
@@ -266,6 +273,7 @@ class Exclusion(Composer):
         "keyword_pos_dense": Param("keyword_pos_dense", float, minimum=0.0, maximum=1.0),
         "forms": Param("forms", str, choices=FORMS),
         "kind_words": Param("kind_words", str, choices=KIND_WORDS),
+        "lead_floor": Param("lead_floor", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -290,6 +298,7 @@ class Exclusion(Composer):
         keyword_pos_dense: float = 0.8,
         forms: str = "derived",
         kind_words: str = "pairs",
+        lead_floor: float = 0.6,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -320,6 +329,7 @@ class Exclusion(Composer):
         if kind_words not in KIND_WORDS:
             raise ValueError(f"kind_words must be one of {', '.join(KIND_WORDS)}")
         self.kind_words = kind_words
+        self.lead_floor = lead_floor
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -449,6 +459,13 @@ class Exclusion(Composer):
             neg = w * full + (1.0 - w) * neg
             if alone is not None and full_alone is not None:
                 alone = w * full_alone + (1.0 - w) * alone
+        if plan.keyword and self.lead_floor > 0:  # a common term asserted in the lead
+            named = plan.named or (False,) * len(distinct)
+            common = [j for j, n in enumerate(named) if not n]
+            if common:
+                lead = asserted_in_lead(scorer, [distinct[j] for j in common], rows)
+                neg = np.array(neg, dtype=np.float32, copy=True)
+                neg[common] = np.maximum(neg[common], self.lead_floor * lead)
         # only evidence above tau counts: a passing mention is not penalised (in a keyword query,
         # above the lower of tau and keyword_tau: a passage that names the excluded thing at all
         # is less wanted there)

@@ -9,7 +9,7 @@ import pytest
 from logir.index.base import DENSE_PART, LEXICAL_PART, attach_passages, topk
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
-from logir.logic.asserted import asserted_share
+from logir.logic.asserted import asserted_in_lead, asserted_share
 from logir.logic.auto import distinct_words, restricts_head
 
 PASSAGES = [
@@ -199,3 +199,44 @@ def test_a_passage_defined_by_the_absence_asserts_none_of_its_mentions() -> None
     share = asserted_share(scorer, ["alcohol"], np.arange(len(texts)))
     assert share[0, :2].tolist() == [0.0, 0.0]
     assert 0.0 < share[0, 2] < 1.0 and share[0, 3] == 1.0
+
+
+def test_asserted_in_lead() -> None:
+    late = "A dessert of cream, sugar and eggs " + "whisked slowly " * 12 + "with coffee."
+    passages = [
+        "Tiramisu is a coffee dessert from Veneto.",
+        "A dessert with no coffee in it.",
+        late,
+        "Coffee-free tiramisu is made with cocoa.",
+    ]
+    scorer = BM25Scorer.build(passages)
+    attach_passages(scorer, passages)
+    got = asserted_in_lead(scorer, ["coffee", "coffee dessert", "tea"], np.arange(4))
+    assert got.tolist() == [
+        [True, False, False, False],  # negated, past the lead, defined by its absence
+        [True, False, False, False],  # every word of the term asserted in the lead
+        [False] * 4,
+    ]
+
+
+def test_a_common_term_asserted_in_a_keyword_querys_lead_is_penalised_at_the_floor() -> None:
+    filler = " It has a large campus, a library, many students and several faculties." * 3
+    passages = [
+        "Stetson University is a private university in Florida." + filler,
+        "Ohio State University is a public university in Columbus." + filler,
+        "Private, private, private: a private college is a private institution.",
+        "Augustus was the first Roman emperor." + filler,
+    ]
+    scorer = BM25Scorer.build(passages)
+    attach_passages(scorer, passages)
+    query = "universities that are not private"
+    rows = np.arange(4)
+    off = get_composer("auto,lead_floor=0,dense_tau=1").score(query, scorer, rows)
+    on = get_composer("auto,dense_tau=1").score(query, scorer, rows)
+    assert on[0] < off[0]  # its one mention in the lead now counts in full above the floor
+    assert on[1] == off[1]  # the public one says nothing of it
+    name = "roman emperors but not Augustus"  # a name: its siblings name it in their lead
+    assert np.array_equal(
+        get_composer("auto,lead_floor=0").score(name, scorer, rows),
+        get_composer("auto").score(name, scorer, rows),
+    )
