@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from logir.query import And, Not, Or
 from logir.query.natural import Decomposition, decompose
-from logir.query.natural.view import View
+from logir.query.natural.view import View, content_words, has_content, is_function_word
 from tests.query.natural_cases import T
 
 
@@ -58,3 +58,11 @@ def test_a_view_keeps_input_positions_through_cuts_and_tidying() -> None:
     trimmed = cut.trim()  # the dangling "and" goes
     assert trimmed.text == "films, (not x)"
     assert trimmed.span() == (10, 35)
+
+
+def test_an_acronym_is_no_function_word() -> None:
+    assert is_function_word("us") and is_function_word("Us") and is_function_word("it")
+    assert not is_function_word("US") and not is_function_word("IT")
+    assert is_function_word("A")  # one capital letter: the article
+    assert content_words("boxers from the US") == {"boxers", "us"}
+    assert has_content("the US") and not has_content("for us")

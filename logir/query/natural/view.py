@@ -251,14 +251,20 @@ _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 _COMPOUND = re.compile(r"[^\W_]+(?:[-'\u2019][^\W_]+)*")
 
 
+def is_function_word(word: str) -> bool:
+    """A word of :data:`STOP`, unless written as an acronym ("US", "IT", "WHO": two letters or
+    more, all capitals): "boxers not from the US" excludes a country, not a pronoun."""
+    return word.lower() in STOP and not (len(word) > 1 and word.isupper())
+
+
 def content_words(text: str) -> set[str]:
     """Content words, hyphenated compounds kept whole ("Basel-Landschaft" is not "Basel")."""
-    return {w.lower() for w in _COMPOUND.findall(text) if w.lower() not in STOP}
+    return {w.lower() for w in _COMPOUND.findall(text) if not is_function_word(w)}
 
 
 def has_content(text: str) -> bool:
     """True when ``text`` holds a word other than a function word."""
-    return any(m.group().lower() not in STOP for m in _WORD.finditer(text))
+    return any(not is_function_word(m.group()) for m in _WORD.finditer(text))
 
 
 _ABBREV = frozenset(words("mr mrs ms dr st jr sr vs no nos vol e.g i.e etc inc ltd co fig"))
