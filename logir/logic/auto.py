@@ -360,6 +360,8 @@ class Exclusion(Composer):
             cues += f"; a keyword query: penalty x{self.keyword:g}"
         if plan.keyword and self.keyword_tau < self.tau:
             cues += f", evidence counted above {self.keyword_tau:g}"
+        if plan.keyword and self.lead_floor > 0 and not all(plan.named):
+            cues += f", a common term asserted in a passage's lead counts {self.lead_floor:g}"
         if (plan.keyword or plan.short) and self.keyword_pos_dense != self.pos_dense:
             cues += f"; positive part dense x{self.keyword_pos_dense:g}, BM25 the rest"
         return f"{self.name}: {how} ({plan.why}){cues}"
