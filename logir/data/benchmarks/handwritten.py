@@ -38,6 +38,7 @@ SET_CORPORA = {
     "negconstraint": "negconstraint",
     "scifact": "scifact",
     "excluir": "excluir",
+    "comlq2": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
