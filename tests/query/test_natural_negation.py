@@ -124,6 +124,7 @@ CASES: list[tuple[str, Query]] = [
     # with a comma, a main-clause copula (a claim)
     ("Macrolides have no protective effect.", T("Macrolides have no protective effect.")),
     ("replication of the minus strand", T("replication of the minus strand")),
+    ("why a minus sign flips it", T("why a minus sign flips it")),
     (
         "that album produced by none other than Quincy Jones",
         T("that album produced by none other than Quincy Jones"),
@@ -238,6 +239,7 @@ CASES: list[tuple[str, Query]] = [
     ),
     ("inception minus the dream stuff", And(T("inception"), Not(T("dream")))),
     ("the beatles albums minus abbey road", And(T("the beatles albums"), Not(T("abbey road")))),
+    ("ip addressing minus ipv6", And(T("ip addressing"), Not(T("ipv6")))),
     (
         "skip the beatles - british invasion bands",
         And(T("british invasion bands"), Not(T("beatles"))),

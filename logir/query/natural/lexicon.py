@@ -190,10 +190,12 @@ CUES: tuple[Cue, ...] = (
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s[-\u2013\u2014])\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
-        # "minus" with no comma only before a name, "any" or "the", or after a plural: "Spain
-        # minus Madrid", "beatles albums minus abbey road" (not "the minus strand")
+        # "minus" with no comma only before a name, "any" or "the", or between two words, not
+        # after an article or "or": "Spain minus Madrid", "beatles albums minus abbey road", "ip
+        # addressing minus ipv6" (not "the minus strand", "a minus sign", "plus or minus one")
         r"|(?<=\w)(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
-        r"|(?<=[a-z]s)\s+minus\s+(?!(?:strand|sign|end|ends|one|zero|infinity)\b)(?=[a-z])",
+        r"|(?<=[a-z])(?<!\bor)(?<!\bthe)(?<!\ba)(?<!\ban)\s+minus\s+"
+        r"(?!(?:strand|strands|sign|signs|end|ends|one|zero|infinity|sense|polarity)\b)(?=[a-z])",
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything",
