@@ -201,20 +201,23 @@ def kind_evidence(
                 if max(len(w), len(w2)) >= MIN_WORD and unwanted(w) and unwanted(w2)
             ]
         )
+    vocab = sorted({w for units in by_row for w in units.values()})
+    if not vocab:  # no single word, so no pair either (one of its words must come near)
+        return out
     term_vectors = _word_vectors(dense, list(terms))
-    singles = sorted({w for units in by_row for w in units.values()})
+    cos = fixed_dot(_word_vectors(dense, vocab), term_vectors)  # [words, terms]
     if any(pairs_by_row):  # a pair is embedded only where one of its words comes near a term
-        near_word = dict(zip(singles, _near(dense, singles, term_vectors), strict=True))
+        near_word = dict(zip(vocab, cos.max(axis=1), strict=True))
         floor = tau - PAIR_MARGIN
         for units, found in zip(by_row, pairs_by_row, strict=True):
             for w, tok, w2, tok2 in found:
                 if max(near_word.get(w, -1.0), near_word.get(w2, -1.0)) >= floor:
                     units.setdefault((tok, tok2), f"{w} {w2}")
-    vocab = sorted({w for units in by_row for w in units.values()})
-    if not vocab:
-        return out
+        phrases = sorted({p for units in by_row for u, p in units.items() if len(u) == 2})
+        if phrases:  # each value is its row's alone (fixed_dot): the singles' rows stand
+            cos = np.vstack([cos, fixed_dot(_word_vectors(dense, phrases), term_vectors)])
+            vocab = vocab + phrases
     at = {w: i for i, w in enumerate(vocab)}
-    cos = fixed_dot(_word_vectors(dense, vocab), term_vectors)  # [words, terms]
     near = cos >= tau
     for col, units in enumerate(by_row):
         idx = [at[w] for w in units.values()]
@@ -239,13 +242,6 @@ def kind_evidence(
             )
             out[j, col] = min(1.0, (best - tau) / width)
     return out
-
-
-def _near(dense: object, words: list[str], term_vectors: np.ndarray) -> np.ndarray:
-    """Per word, its highest cosine with any of the terms (-1 for no words)."""
-    if not words:
-        return np.zeros(0, dtype=np.float32)
-    return fixed_dot(_word_vectors(dense, words), term_vectors).max(axis=1)
 
 
 def _word_vectors(dense: object, words: list[str]) -> np.ndarray:
