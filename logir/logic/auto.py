@@ -445,7 +445,7 @@ class Exclusion(Composer):
             pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
         negated, distinct = list(plan.negated), self._negated(plan)
-        weights = self._shared_weights(plan)
+        weights = self._shared_weights(plan, distinct)
         both = any(w > 0 for w in weights)  # the shared words weigh ``shared``
         share = share_full = None
         read = self._forms(scorer, distinct + negated if both else distinct)  # asked once
@@ -594,15 +594,15 @@ class Exclusion(Composer):
     def _asserted_terms(self, plan: Plan) -> list[str]:
         """The terms whose asserted share ``evidence`` measures."""
         distinct, negated = self._negated(plan), list(plan.negated)
-        return distinct + negated if any(w > 0 for w in self._shared_weights(plan)) else distinct
+        shared = any(w > 0 for w in self._shared_weights(plan, distinct))
+        return distinct + negated if shared else distinct
 
-    def _shared_weights(self, plan: Plan) -> list[float]:
+    def _shared_weights(self, plan: Plan, distinct: list[str]) -> list[float]:
         """Per excluded term, the weight of the whole term against its distinct words
         (:meth:`_negated`): ``shared`` where it shares words with the positive part, 0 where it
         shares none or is the positive part's head narrowed by a modifier ("himalaya mountains
         in nepal" for "himalaya mountains, not the ones in nepal": every wanted passage matches
-        the head, and only "nepal" tells the excluded ones)."""
-        distinct = self._negated(plan)
+        the head, and only "nepal" tells the excluded ones); ``distinct``: :meth:`_negated`'s."""
         return [
             0.0 if d == t or restricts_head(t, plan.positive) else self.shared
             for t, d in zip(plan.negated, distinct, strict=True)
@@ -741,7 +741,7 @@ def without_words(text: str, terms: tuple[str, ...] | list[str]) -> str:
 def distinct_words(term: str, positive: str) -> str:
     """``term`` without the words ``positive`` also has (case-insensitive, a final "s" ignored),
     the rest as written; ``term`` itself when nothing else is left."""
-    have = {_stem(w) for w in re.findall(r"\w+", positive.lower())}
+    have = _stems(positive)
     shared = [w for w in re.findall(r"\w+", term) if _stem(w.lower()) in have]
     if not shared:
         return term
@@ -783,12 +783,17 @@ RESTRICTORS = frozenset(
 def restricts_head(term: str, positive: str) -> bool:
     """Whether ``term`` is words of ``positive`` followed by a modifier that narrows them
     ("himalaya mountains in nepal" for "himalaya mountains"; a final "s" ignored)."""
-    have = {_stem(w) for w in re.findall(r"\w+", positive.lower())}
+    have = _stems(positive)
     words = re.findall(r"\w+", term.lower())
     n = 0
     while n < len(words) and _stem(words[n]) in have:
         n += 1
     return 0 < n < len(words) - 1 and words[n] in RESTRICTORS
+
+
+def _stems(text: str) -> set[str]:
+    """The words of ``text``, lower-cased, each less a final "s" (:func:`_stem`)."""
+    return {_stem(w) for w in re.findall(r"\w+", text.lower())}
 
 
 def _stem(word: str) -> str:
