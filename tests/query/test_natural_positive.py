@@ -17,6 +17,8 @@ CASES: list[tuple[str, Query]] = [
         And(T("1992 independent films"), Not(T("American independent films"))),
     ),
     ("2010s non-fiction books", T("2010s non-fiction books")),
+    # an acronym after the word is content, not a function word ("IT", not "it")
+    ("non-American IT companies", And(T("IT companies"), Not(T("American IT companies")))),
     # QUEST templates
     (
         "Fauna of South China that are also Birds of Vietnam but not Birds of Myanmar",

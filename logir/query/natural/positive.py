@@ -20,7 +20,7 @@ from logir.query.natural.lexicon import (
     TEMPLATE_THAT_ARE_ALSO_BOTH,
     lead_stripped,
 )
-from logir.query.natural.view import STOP, View, words
+from logir.query.natural.view import View, is_function_word, words
 
 _ALSO = re.compile(
     r"(?:(?<!\s)\s+(?:that|which|who)\s+(?:(?:are|is|were|was)\s+also|also\s+(?:are|is|were|was))"
@@ -151,13 +151,13 @@ def _non_word(v: View, b: Builder) -> Query | None:
         return None
     for m in _NON_WORD.finditer(v.text):
         x, noun = m.group(1), m.group(3)
-        if not x[0].isupper() or x.lower() in _NON_LEXICALISED or noun.lower() in STOP:
+        if not x[0].isupper() or x.lower() in _NON_LEXICALISED or is_function_word(noun):
             continue
         rest = v.without([(m.start(), m.start(3))]).trim()
         if not rest.has_content():
             continue
         end = m.end(3)
-        while (w := _NP_WORD.match(v.text, end)) and w.group(1).lower() not in STOP:
+        while (w := _NP_WORD.match(v.text, end)) and not is_function_word(w.group(1)):
             end = w.end()
         neg = v.cut(m.start(1), end)
         pos_t, neg_t = b.term(rest), b.term(neg)
