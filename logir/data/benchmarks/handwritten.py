@@ -39,6 +39,8 @@ SET_CORPORA = {
     "scifact": "scifact",
     "excluir": "excluir",
     "comlq2": "comlq",
+    "negconstraint2": "negconstraint",
+    "scifact2": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
