@@ -241,6 +241,37 @@ CASES: list[tuple[str, Query]] = [
     ("the beatles albums minus abbey road", And(T("the beatles albums"), Not(T("abbey road")))),
     ("ip addressing minus ipv6", And(T("ip addressing"), Not(T("ipv6")))),
     (
+        "andrew carnegie (steel, philanthropy) minus the libraries",
+        And(T("andrew carnegie (steel, philanthropy)"), Not(T("libraries"))),
+    ),
+    # "sans", "bar" and "save for" as exception words, not where they are something else
+    (
+        "archimedes' inventions sans the eureka story",
+        And(T("archimedes' inventions"), Not(T("eureka story"))),
+    ),
+    ("Jackson's presidency, bar the bank war", And(T("Jackson's presidency"), Not(T("bank war")))),
+    ("the history of algeria save for the war", And(T("the history of algeria"), Not(T("war")))),
+    (
+        "hotels in rome, save for the ones near termini",
+        And(T("hotels in rome"), Not(T("hotels near termini"))),
+    ),
+    ("how to save for the future", T("how to save for the future")),
+    ("parents save for a house", T("parents save for a house")),
+    ("best pubs in london, bar none", T("best pubs in london, bar none")),
+    ("comic sans font history", T("comic sans font history")),
+    ("sans serif fonts for the web", T("sans serif fonts for the web")),
+    # a role set off by ", not as": the role is left out, its "as a" with it
+    (
+        "crispr as an immune defense, not as an editing tool",
+        And(T("crispr as an immune defense"), Not(T("editing tool"))),
+    ),
+    ("it works, not as well as hoped", T("it works, not as well as hoped")),
+    # two cuts that meet keep a space between the words they bring together
+    (
+        "aspirin, not painkillers but heart drugs",
+        And(T("aspirin heart drugs"), Not(T("painkillers"))),
+    ),
+    (
         "skip the beatles - british invasion bands",
         And(T("british invasion bands"), Not(T("beatles"))),
     ),

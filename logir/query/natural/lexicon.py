@@ -103,6 +103,9 @@ NT = (
     r"['\u2019]?t|won['\u2019]t|can['\u2019]t|cannot"  # "didnt", as typed
 )
 # Words after "not"/"never" that make it something other than an exclusion.
+#: what "sans" and "bar" must be followed by to leave something out
+_DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
+
 _NOT_FOLLOW_EXCEPT = (
     r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
     r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
@@ -193,12 +196,24 @@ CUES: tuple[Cue, ...] = (
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
         # after an article or "or": "Spain minus Madrid", "beatles albums minus abbey road", "ip
         # addressing minus ipv6" (not "the minus strand", "a minus sign", "plus or minus one")
-        r"|(?<=\w)(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
+        r"|(?<=[\w)\]])(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
         r"|(?<=[a-z])(?<!\bor)(?<!\bthe)(?<!\ba)(?<!\ban)\s+minus\s+"
-        r"(?!(?:strand|strands|sign|signs|end|ends|one|zero|infinity|sense|polarity)\b)(?=[a-z])",
+        r"(?!(?:strand|strands|sign|signs|end|ends|one|zero|infinity|sense|polarity)\b)(?=[a-z])"
+        # "sans" (not "sans serif", "comic sans") and "bar" (not "bar none", "a bar of") before
+        # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
+        # eureka story", "Jackson's presidency, bar the bank war"
+        rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?=(?:{_DETERMINERS})\b)"
+        rf"|(?:,|\s[-\u2013\u2014])\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
+        # "save for" set off, or after a word that cannot be its subject (a singular noun:
+        # "culture save for the war"; not "how to save for", "we save for", "parents save for")
+        r"|(?:,|\s[-\u2013\u2014])\s*save\s+for\b"
+        r"|(?<=[a-z])(?<![s'])(?<!\bto)(?<!\bi)(?<!\bwe)(?<!\byou)(?<!\bthey)(?<!\bcan)"
+        r"(?<!\bwill)(?<!\bmust)(?<!\bmay)(?<!\bshould)(?<!\bwould)(?<!\bcould)(?<!\bmight)"
+        r"(?<!\bshall)(?<!\bdo)(?<!\bdid)(?<!\band)(?<!\bor)(?<!\bnot)(?<!\bhow)(?<!\bhelp)"
+        r"(?<!\bto)\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything",
+        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -293,7 +308,12 @@ CUES: tuple[Cue, ...] = (
         key="not",
     ),
     _cue(
-        NEGATION_COMMA_NOT, r",\s*not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)", "comma", key="not"
+        NEGATION_COMMA_NOT,
+        # "crispr as an immune defense, not as an editing tool": a role set off is left out
+        # (not "not as good as", "not as much")
+        r",\s*not\b(?:(?=\s+as\s+(?:a|an|the)\s)|(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b))",
+        "comma",
+        key="not",
     ),
     _cue(
         NEGATION_PREDICATE,  # or NEGATION_COPULA: see verbal_kind()
@@ -422,7 +442,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
         r"(?:the\s+)?(?:those|ones)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written"
-        r"|directed|based|against|for|over|under|featuring|starring|involving)\b)",
+        r"|directed|based|against|for|over|under|featuring|starring|involving|near|outside"
+        r"|around|within|along|across|beyond|inside)\b)",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
         r"(?:hearing|reading|learning)\s+(?:about|of)\s+",
@@ -432,9 +453,10 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     )
 )
 
-NEG_ARTICLE = re.compile(r"(?:the|a|an|any|his|her|its|their)\s+(?=\S)")
-"""A lower-case article before an excluded item ("without the alcohol"), no part of what is
-excluded; case-sensitive, so that a title keeps its own ("The Hurt Locker")."""
+NEG_ARTICLE = re.compile(r"(?:as\s+(?=(?:the|a|an)\s))?(?:the|a|an|any|his|her|its|their)\s+(?=\S)")
+"""A lower-case article before an excluded item ("without the alcohol"; "as a" of a role, "not
+as an editing tool"), no part of what is excluded; case-sensitive, so that a title keeps its
+own ("The Hurt Locker")."""
 
 NEG_TAIL = re.compile(
     r"(?:\s+|-)(?:ones?|related|based|focused|oriented|themed|centred|centered|heavy|type"

@@ -534,12 +534,14 @@ _PROPERTY_END = re.compile(
 
 _PREP_START = re.compile(
     r"^(?:in|from|of|by|on|at|about|during|for|with|found|set|shot|filmed|published|written"
-    r"|directed|produced|made|released|located|native|endemic|based)\b",
+    r"|directed|produced|made|released|located|native|endemic|based|near|outside|around"
+    r"|within|along|across|beyond|inside)\b",
     re.I,
 )
 _HEAD_END = re.compile(
     r"\b(?:in|from|of|by|on|at|about|during|for|with|that|which|who|found|set|shot|filmed"
-    r"|published|written|directed|produced|made|released|located|native|endemic|based|and|or)\b",
+    r"|published|written|directed|produced|made|released|located|native|endemic|based|near"
+    r"|outside|around|within|along|across|beyond|inside|and|or)\b",
     re.I,
 )
 

@@ -38,13 +38,21 @@ class View:
         at = 0
         for s, e in sorted((max(s, 0), min(e, n)) for s, e in ranges):
             if s > at:
-                kept_text.append(self.text[at:s])
-                kept_pos.append(self.pos[at:s])
+                self._keep(kept_text, kept_pos, at, s)
             at = max(at, e)
         if at < n:
-            kept_text.append(self.text[at:])
-            kept_pos.append(self.pos[at:])
+            self._keep(kept_text, kept_pos, at, n)
         return View("".join(kept_text), tuple(itertools.chain.from_iterable(kept_pos))).tidy()
+
+    def _keep(self, text: list[str], pos: list[tuple[int, ...]], start: int, end: int) -> None:
+        """Append ``[start, end)`` to the kept pieces, a space between two words a cut brought
+        together ("aspirin, not painkillers but heart drugs" less its cuts: "aspirin heart")."""
+        piece = self.text[start:end]
+        if text and text[-1] and text[-1][-1].isalnum() and piece[:1].isalnum():
+            text.append(" ")
+            pos.append((-1,))
+        text.append(piece)
+        pos.append(self.pos[start:end])
 
     def join(self, other: View) -> View:
         if not self.text:
