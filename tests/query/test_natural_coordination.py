@@ -70,6 +70,15 @@ SPACY_CASES: list[tuple[str, Query]] = [
         "Fish that are from both Macaronesia and the Atlantic Ocean.",
         And(T("Fish that are from Macaronesia"), T("Fish that are from the Atlantic Ocean")),
     ),
+    # a word that sorts by people or place goes with every bare noun of the list; a quality
+    # that makes one name with its noun does not
+    ("algerian history or culture", Or(T("algerian history"), T("algerian culture"))),
+    (
+        "Italian desserts or cheeses, not tiramisu",
+        And(Or(T("Italian desserts"), T("Italian cheeses")), Not(T("tiramisu"))),
+    ),
+    ("red wine or beer", Or(T("red wine"), T("beer"))),
+    ("nitric acid or ammonia", Or(T("nitric acid"), T("ammonia"))),
     # a name that holds "or" stays whole
     (
         "Who won the Nobel Prize in Physiology or Medicine in 1912?",
@@ -117,6 +126,12 @@ PLAIN_OR_CASES: list[tuple[str, Query]] = [
     (
         "films by Nolan, Villeneuve or Fincher",
         Or(T("films by Nolan"), T("films by Villeneuve"), T("films by Fincher")),
+    ),
+    # without spaCy the words before the first noun go with every alternative
+    ("algerian history or culture", Or(T("algerian history"), T("algerian culture"))),
+    (
+        "Italian desserts or cheeses, not tiramisu",
+        And(Or(T("Italian desserts"), T("Italian cheeses")), Not(T("tiramisu"))),
     ),
     # a name that holds "or" stays whole
     (

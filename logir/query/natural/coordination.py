@@ -17,7 +17,7 @@ from logir.query.natural.lexicon import (
     DISJUNCTION_EITHER_OR,
     DISJUNCTION_OR,
 )
-from logir.query.natural.view import SPACES, View, has_content
+from logir.query.natural.view import SPACES, STOP, View, has_content
 
 _SKIP_OR = re.compile(
     r"\b(?:or\s+not|or\s+so|more\s+or\s+less|whether|and/or|or\s+else|or\s+other|or\s+any)\b",
@@ -68,6 +68,8 @@ def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
     cores = [c.trim() for c in cores]
     if op == "OR" and not tail.has_content():
         cores, tail = _unbalanced(cores, tail)
+    if op == "OR":
+        cores = _shared_classifier(cores)
     factor = op == "OR" and tail.has_content() and _MODIFIER.match(tail.text.lstrip(" ,"))
     if factor:
         terms = [b.term(head.join(c)) for c in cores]
@@ -132,6 +134,30 @@ def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
             # (not "Paris or the south of France": "of" past their width binds a noun phrase)
             return [*cores[:-1], last.cut(0, m.start())], last.cut(m.start(), len(last.text))
     return cores, tail
+
+
+_CLASSIFIER = re.compile(r"[^\W\d_]{2,}(?:an|ese|ish|ch|i)")
+"""A word that sorts a noun by people or place ("algerian", "chinese", "french", "iraqi"), and so
+applies to every noun of a list after it; not a quality that makes one name with its noun ("red
+wine", "nitric acid", "financial markets", "Southern states")."""
+_BARE_NOUN = re.compile(r"[^\W\d_]+", re.I)
+
+
+def _shared_classifier(cores: list[View]) -> list[View]:
+    """``algerian history or culture``: a classifying first word of the first alternative
+    (:data:`_CLASSIFIER`) goes with every other alternative that is one bare word ("algerian
+    culture"); "red wine or beer" keeps its "red" to itself."""
+    first = cores[0]
+    words = first.text.split()
+    if len(words) < 2 or not _CLASSIFIER.fullmatch(words[0]) or words[0].lower() in STOP:
+        return cores
+    rest = cores[1:]
+    if not all(_BARE_NOUN.fullmatch(c.text) and not _CLASSIFIER.fullmatch(c.text) for c in rest):
+        return cores
+    if any(c.text[:1].isupper() for c in rest):  # a name is not narrowed by it
+        return cores
+    modifier = first.cut(0, len(words[0]))
+    return [first, *(modifier.join(c) for c in rest)]
 
 
 _PLAIN_BOUND = re.compile(
