@@ -41,6 +41,8 @@ SET_CORPORA = {
     "comlq2": "comlq",
     "negconstraint2": "negconstraint",
     "scifact2": "scifact",
+    "excluir2": "excluir",
+    "comlq3": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
