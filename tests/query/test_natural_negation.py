@@ -260,6 +260,32 @@ CASES: list[tuple[str, Query]] = [
     ("best pubs in london, bar none", T("best pubs in london, bar none")),
     ("comic sans font history", T("comic sans font history")),
     ("sans serif fonts for the web", T("sans serif fonts for the web")),
+    # "no X" after a dash, a double dash, "forget about", "leave out" after an ellipsis, "all
+    # but" set off (not "all but won": nearly)
+    ("Magazines - no women's magazines please", And(T("Magazines"), Not(T("women's magazines")))),
+    (
+        "alexander the great campaigns -- anything but the persian empire",
+        And(T("alexander the great campaigns"), Not(T("persian empire"))),
+    ),
+    (
+        "the intelligent design movement, forget about the Dover trial",
+        And(T("the intelligent design movement"), Not(T("Dover trial"))),
+    ),
+    (
+        "austrian school economists... leave out Rothbard and the anarcho-capitalism side",
+        And(
+            T("austrian school economists"),
+            Not(T("Rothbard")),
+            Not(T("anarcho-capitalism side")),
+        ),
+    ),
+    ("Explorer versions? All but IE 11, please.", And(T("Explorer versions"), Not(T("IE 11")))),
+    ("the team all but won the cup", T("the team all but won the cup")),
+    ("things I forget about easily", T("things I forget about easily")),
+    (
+        "beer producers, excluding AmBev and its subsidiaries",
+        And(T("beer producers"), Not(T("AmBev and its subsidiaries"))),
+    ),
     # a role set off by ", not as": the role is left out, its "as a" with it
     (
         "crispr as an immune defense, not as an editing tool",

@@ -149,11 +149,12 @@ _EXCEPTION_WORDS = (
     r"excluding|exclude|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
+
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
 )
 
 SET_ASIDE = re.compile(
-    r"(?:[,;(]|\s[-\u2013\u2014]|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
+    r"(?:[,;(]|\s(?:--?|[\u2013\u2014])|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
     r"|aside\s+from|besides|not\s+including|not\s+counting|leaving\s+(?:out|aside)"
     r"|with\s+the\s+exception\s+of)\b",
     re.I,
@@ -192,7 +193,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s[-\u2013\u2014])\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
+        # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
+        r"|(?:(?<=[.?!:;,])\s*|\s(?:--?|[\u2013\u2014])\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
         # after an article or "or": "Spain minus Madrid", "beatles albums minus abbey road", "ip
         # addressing minus ipv6" (not "the minus strand", "a minus sign", "plus or minus one")
@@ -203,17 +206,17 @@ CUES: tuple[Cue, ...] = (
         # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
         # eureka story", "Jackson's presidency, bar the bank war"
         rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?=(?:{_DETERMINERS})\b)"
-        rf"|(?:,|\s[-\u2013\u2014])\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
+        rf"|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
         # "culture save for the war"; not "how to save for", "we save for", "parents save for")
-        r"|(?:,|\s[-\u2013\u2014])\s*save\s+for\b"
+        r"|(?:,|\s(?:--?|[\u2013\u2014]))\s*save\s+for\b"
         r"|(?<=[a-z])(?<![s'])(?<!\bto)(?<!\bi)(?<!\bwe)(?<!\byou)(?<!\bthey)(?<!\bcan)"
         r"(?<!\bwill)(?<!\bmust)(?<!\bmay)(?<!\bshould)(?<!\bwould)(?<!\bcould)(?<!\bmight)"
         r"(?<!\bshall)(?<!\bdo)(?<!\bdid)(?<!\band)(?<!\bor)(?<!\bnot)(?<!\bhow)(?<!\bhelp)"
         r"(?<!\bto)\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save",
+        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -229,12 +232,12 @@ CUES: tuple[Cue, ...] = (
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
-        r"|(?:^|[,;(]\s*|\s[-\u2013\u2014]\s*|\b(?:but|and|please)\s+)"
+        r"|(?:^|[,;(]\s*|(?<=\w)(?:\.{3}|\u2026|\.)\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and|please)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         r"(?:please\s+|kindly\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
-        r"|skip(?:ping)?"
+        r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?"
         r"|(?:leave|set|put)\s+aside)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside",
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,
@@ -251,7 +254,8 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|[,;]\s*|\b(?:with|having|containing)\s+)"
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|[,;]\s*|\s(?:--?|[\u2013\u2014])\s*"
+        r"|\b(?:with|having|containing)\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"

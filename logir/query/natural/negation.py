@@ -60,7 +60,7 @@ _ASIDE = re.compile(
     re.I,
 )
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
-_FRONTED_END = re.compile(r",|;|:|\s[-\u2013\u2014]\s")
+_FRONTED_END = re.compile(r",|;|:|\s(?:--?|[\u2013\u2014])\s")
 
 
 @dataclass
@@ -315,6 +315,9 @@ _POSSESSIVE = re.compile(r"\w['\u2019]s\s")  # "Heathcliff and Catherine's relat
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 
 
+_ARTICLE_START = re.compile(r"(?:the|a|an)\s")
+
+
 def split_list(v: View) -> list[View]:
     """An excluded list ``A, B and C`` / ``A or B`` as its items; any other concept as is.
 
@@ -352,7 +355,14 @@ def split_list(v: View) -> list[View]:
             any(i.text.endswith(("'s", "\u2019s")) for i in items[:-1])
             and not items[-1].text.endswith(("'s", "\u2019s"))
         )
-        or (sizes[0] == 1 and sizes[-1] > 1 and not names)  # "comparing or referencing X"
+        # "comparing or referencing X" (not "Rothbard and the anarcho-capitalism side": an
+        # article opens a noun phrase of its own)
+        or (
+            sizes[0] == 1
+            and sizes[-1] > 1
+            and not names
+            and not _ARTICLE_START.match(items[-1].text)
+        )
         or (sizes[0] >= 3 and sizes[-1] == 1 and not names)  # "international honors and awards"
     ):
         return [v]
