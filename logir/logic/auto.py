@@ -80,10 +80,8 @@ In a keyword query a term that names no entity and that a passage asserts in its
 word of it ("Stetson University is a private university ..." for "universities that are not
 private"), has evidence of at least ``lead_floor`` before ``tau``: one mention in a long passage
 gives BM25 a small share of its best score, yet a passage that says so in its first words is
-about it. A name is left out, typed in lower case too where the corpus writes it as one
-(:func:`logir.logic.kinds.named_in_corpus`, as for the kind evidence): the passages on its
-siblings name it in their lead ("Tiberius, the stepson of Augustus"). ``lead_floor=0`` turns it
-off.
+about it. A name is left out: the passages on its siblings name it in their lead too ("Tiberius,
+the stepson of Augustus"). ``lead_floor=0`` turns it off.
 
 A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
 :mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
@@ -466,9 +464,6 @@ class Exclusion(Composer):
         if plan.keyword and self.lead_floor > 0:  # a common term asserted in the lead
             named = plan.named or (False,) * len(distinct)
             common = [j for j, n in enumerate(named) if not n]
-            if common:  # a name the query typed in lower case, written as one in the corpus
-                in_corpus = named_in_corpus(scorer, [distinct[j] for j in common])
-                common = [j for j, n in zip(common, in_corpus, strict=True) if not n]
             if common:
                 lead = asserted_in_lead(scorer, [distinct[j] for j in common], rows)
                 neg = np.array(neg, dtype=np.float32, copy=True)
