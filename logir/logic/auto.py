@@ -80,8 +80,9 @@ In a keyword query a term that names no entity and that a passage asserts in its
 word of it ("Stetson University is a private university ..." for "universities that are not
 private"), has evidence of at least ``lead_floor`` before ``tau``: one mention in a long passage
 gives BM25 a small share of its best score, yet a passage that says so in its first words is
-about it. A name is left out: the passages on its siblings name it in their lead too ("Tiberius,
-the stepson of Augustus"). ``lead_floor=0`` turns it off.
+about it. A name is left out, typed in lower case too where the passages that assert it in
+their lead write it as one ("mattel": "... published by Mattel"): the passages on its siblings
+name it in their lead ("Tiberius, the stepson of Augustus"). ``lead_floor=0`` turns it off.
 
 A term excluded "in addition to" ("besides X", "apart from X", "aside from X";
 :mod:`logir.logic.besides`) is penalised at ``besides`` times beta: the question asks for what
@@ -116,14 +117,28 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_parts, topk
+from logir.index.base import (
+    DENSE_PART,
+    LEXICAL_PART,
+    Scorer,
+    ahead,
+    scorer_parts,
+    scorer_passages,
+    topk,
+)
 from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_in_lead, asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
 from logir.logic.contract import MAX_WEIGHT, Composer, Param
 from logir.logic.forms import derived_forms_of
 from logir.logic.keyword import is_keyword_query, is_short_query
-from logir.logic.kinds import kind_evidence, named_in_corpus, names_an_entity, readable
+from logir.logic.kinds import (
+    kind_evidence,
+    named_in_corpus,
+    names_an_entity,
+    readable,
+    written_as_name,
+)
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
 from logir.query import natural as cues
@@ -466,6 +481,9 @@ class Exclusion(Composer):
             common = [j for j, n in enumerate(named) if not n]
             if common:
                 lead = asserted_in_lead(scorer, [distinct[j] for j in common], rows)
+                for i, j in enumerate(common):  # a name typed in lower case ("mattel")
+                    if lead[i].any() and _written_as_name(scorer, distinct[j], rows[lead[i]]):
+                        lead[i] = False
                 neg = np.array(neg, dtype=np.float32, copy=True)
                 neg[common] = np.maximum(neg[common], self.lead_floor * lead)
         # only evidence above tau counts: a passing mention is not penalised (in a keyword query,
@@ -693,6 +711,20 @@ class Auto(Exclusion):
 
     name: ClassVar[str] = "auto"
     policy: ClassVar[str] = "cues"
+
+
+#: the passages whose writing of a term tells the lead floor whether it is a name
+NAME_LEADS = 20
+
+
+def _written_as_name(scorer: Scorer, term: str, rows: np.ndarray) -> bool:
+    """Whether the passages of ``rows`` (the first ``NAME_LEADS``) write ``term`` as a name
+    (:func:`logir.logic.kinds.written_as_name`): read from the passages at hand, so it asks the
+    scorer nothing more."""
+    passages = scorer_passages(scorer)
+    if passages is None:
+        return False
+    return written_as_name(term, [passages[int(r)] for r in rows[:NAME_LEADS]])
 
 
 def _total(ev: dict[str, np.ndarray]) -> np.ndarray:

@@ -226,17 +226,20 @@ def test_a_common_term_asserted_in_a_keyword_querys_lead_is_penalised_at_the_flo
         "Ohio State University is a public university in Columbus." + filler,
         "Private, private, private: a private college is a private institution.",
         "Augustus was the first Roman emperor." + filler,
+        "Tiberius, the stepson of Augustus, was the second Roman emperor." + filler * 3,
     ]
     scorer = BM25Scorer.build(passages)
     attach_passages(scorer, passages)
     query = "universities that are not private"
-    rows = np.arange(4)
+    rows = np.arange(len(passages))
     off = get_composer("auto,lead_floor=0,dense_tau=1").score(query, scorer, rows)
     on = get_composer("auto,dense_tau=1").score(query, scorer, rows)
     assert on[0] < off[0]  # its one mention in the lead now counts in full above the floor
     assert on[1] == off[1]  # the public one says nothing of it
-    name = "roman emperors but not Augustus"  # a name: its siblings name it in their lead
-    assert np.array_equal(
-        get_composer("auto,lead_floor=0").score(name, scorer, rows),
-        get_composer("auto").score(name, scorer, rows),
-    )
+    # a name: its siblings name it in their lead; typed in lower case, the corpus's capitals
+    # tell it is one
+    for name in ("roman emperors but not Augustus", "roman emperors but not augustus"):
+        assert np.array_equal(
+            get_composer("auto,lead_floor=0").score(name, scorer, rows),
+            get_composer("auto").score(name, scorer, rows),
+        ), name
