@@ -43,6 +43,8 @@ SET_CORPORA = {
     "scifact2": "scifact",
     "excluir2": "excluir",
     "comlq3": "comlq",
+    "negconstraint3": "negconstraint",
+    "scifact3": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
