@@ -286,6 +286,21 @@ CASES: list[tuple[str, Query]] = [
         "beer producers, excluding AmBev and its subsidiaries",
         And(T("beer producers"), Not(T("AmBev and its subsidiaries"))),
     ),
+    # "not interested in" after a dash, "spare me", and what one already knows
+    (
+        "ananda (the buddha's attendant) - not interested in the nuns' order",
+        And(T("ananda (the buddha's attendant)"), Not(T("nuns' order"))),
+    ),
+    (
+        "anglicanism - spare me the fights over women priests",
+        And(T("anglicanism"), Not(T("fights over women priests"))),
+    ),
+    (
+        "I've already read about the Somme, what other WW1 battles were there?",
+        And(T("what other WW1 battles were there"), Not(T("Somme"))),
+    ),
+    ("python tutorials, I already know the basics", And(T("python tutorials"), Not(T("basics")))),
+    ("I already know that", T("I already know that")),
     # a role set off by ", not as": the role is left out, its "as a" with it
     (
         "crispr as an immune defense, not as an editing tool",

@@ -103,6 +103,13 @@ NT = (
     r"['\u2019]?t|won['\u2019]t|can['\u2019]t|cannot"  # "didnt", as typed
 )
 # Words after "not"/"never" that make it something other than an exclusion.
+#: "I already know (all) about", "we've already read": what follows is known, so left out
+_ALREADY = (
+    r"(?:i|we)(?:\s*['\u2019]ve|\s+have)?\s+already\s+"
+    r"(?:know|knew|read|covered|studied|seen|looked\s+at)\s+(?:(?:all|enough|plenty)\s+)?"
+    r"(?:about\s+|on\s+)?"
+)
+
 #: what "sans" and "bar" must be followed by to leave something out
 _DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
 
@@ -235,9 +242,9 @@ CUES: tuple[Cue, ...] = (
         r"|(?:^|[,;(]\s*|(?<=\w)(?:\.{3}|\u2026|\.)\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and|please)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         r"(?:please\s+|kindly\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
-        r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?"
+        r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us)"
         r"|(?:leave|set|put)\s+aside)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget",
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,
@@ -279,12 +286,28 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_DISLIKE,
-        # "... ? not interested in X", "but I'm not really interested in X"
-        r"(?:(?:^|[,;.?!])\s*|\b(?:but|and|although|though|while|whereas)\s+)"
+        # "... ? not interested in X", "but I'm not really interested in X", "ananda - not
+        # interested in the nuns' order"
+        r"(?:(?:^|[,;.?!(])\s*|\s(?:--?|[\u2013\u2014])\s*"
+        r"|\b(?:but|and|although|though|while|whereas)\s+)"
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
         r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:interested|bothered)\s+"
         r"(?:in|about|with|by)\b",
         key="interested|bothered",
+    ),
+    _cue(
+        NEGATION_FRONTED_EXCEPTION,
+        # "so I already know all about his movies, tell me what else ...": what one has read
+        # is left out; the request follows it
+        rf"^\s*(?:(?:so|and|but|ok|okay|well)\b[,\s]*)?{_ALREADY}",
+        "fronted",
+        key="already",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
+        # "python tutorials, I already know the basics": after the request
+        rf"(?:[,;.?!(]\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and)\s+){_ALREADY}",
+        key="already",
     ),
     _cue(
         NEGATION_WITHOUT,
