@@ -45,6 +45,8 @@ SET_CORPORA = {
     "comlq3": "comlq",
     "negconstraint3": "negconstraint",
     "scifact3": "scifact",
+    "excluir3": "excluir",
+    "comlq4": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
