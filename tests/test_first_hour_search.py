@@ -30,7 +30,6 @@ KNOWN_FAILURES = frozenset(
         "q02",  # Christopher Nolan movies that aren't science fiction
         "q09",  # sci-fi movies that don't take place in space
         "q13",  # Italian desserts with no nuts and no coffee
-        "q17",  # blue cheeses that aren't made from cow's milk
         "q24",  # how to treat migraines without medication
     }
 )

@@ -301,6 +301,9 @@ CASES: list[tuple[str, Query]] = [
     ),
     ("python tutorials, I already know the basics", And(T("python tutorials"), Not(T("basics")))),
     ("I already know that", T("I already know that")),
+    # what a thing is made of is left out, like what it contains (a passive agent too)
+    ("blue cheeses that aren't made from cow's milk", And(T("blue cheeses"), Not(T("cow's milk")))),
+    ("beers that aren't brewed with barley", And(T("beers"), Not(T("barley")))),
     # a role set off by ", not as": the role is left out, its "as a" with it
     (
         "crispr as an immune defense, not as an editing tool",

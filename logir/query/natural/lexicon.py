@@ -441,7 +441,12 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
         return name
     if nxt is None or nxt.group(1).lower() == "by":
         return name
+    if _MADE_OF.fullmatch(word) and nxt.group(1).lower() in ("from", "with", "of", "using"):
+        return name  # "cheeses that aren't made from cow's milk": what it is made of, left out
     return NEGATION_PREDICATE
+
+
+_MADE_OF = re.compile(r"made|prepared|cooked|brewed|baked|distilled|fermented", re.I)
 
 
 NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
@@ -474,6 +479,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
         r"(?:hearing|reading|learning)\s+(?:about|of)\s+",
+        # what a thing is made of: "made from cow's milk" -> "cow's milk"
+        r"(?:made|prepared|cooked|brewed|baked|distilled|fermented)\s+(?:from|with|of|using)\s+",
         # a passive agent: "made by Tesla" -> "Tesla"
         r"(?:(?:made|produced|manufactured|built|written|directed|created|designed|developed"
         r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+)?by\s+",
