@@ -127,6 +127,11 @@ PLAIN_OR_CASES: list[tuple[str, Query]] = [
         "films by Nolan, Villeneuve or Fincher",
         Or(T("films by Nolan"), T("films by Villeneuve"), T("films by Fincher")),
     ),
+    # a possessive needs the head the last alternative names
+    (
+        "cheese made from sheep's or goat's milk",
+        Or(T("cheese made from sheep's milk"), T("cheese made from goat's milk")),
+    ),
     # without spaCy the words before the first noun go with every alternative
     ("algerian history or culture", Or(T("algerian history"), T("algerian culture"))),
     (

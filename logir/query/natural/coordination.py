@@ -106,6 +106,9 @@ _MODIFIER_WORD = re.compile(
 """The ending of a one-word alternative that modifies what follows (``electric``, ``treating``)."""
 
 
+_POSSESSIVE_END = re.compile(r"\w['\u2019]s$")
+
+
 def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
     """``aspirin or statins for stroke prevention``: the last alternative took the shared tail
     (the explicit forms run it to the end of the clause); give it back when the others are
@@ -115,6 +118,15 @@ def _unbalanced(cores: list[View], tail: View) -> tuple[list[View], View]:
     last = cores[-1]
     width = max(len(c.text.split()) for c in cores[:-1])
     words = list(_WORD_TOKEN.finditer(last.text))
+    if (
+        width == 1
+        and len(words) > 1
+        and all(_POSSESSIVE_END.search(c.text) for c in [*cores[:-1], last.cut(0, words[0].end())])
+    ):
+        # "sheep's or goat's milk", "Scott's or Amundsen's expedition": a possessive needs the
+        # head the last alternative names
+        shared = last.cut(words[1].start(), len(last.text))
+        return [c.join(shared) for c in cores[:-1]] + [last], tail
     if (
         width == 1
         and all(_MODIFIER_WORD.search(c.text) for c in cores[:-1])
