@@ -175,10 +175,11 @@ KIND_BATCH = 32
 #: query texts whose plan one composer keeps (least recently used first out)
 PLAN_CACHE_SIZE = 4096
 
-#: a question that asks for an entity ("Which ...", "In which country ...", "Who ..."): its
-#: negation constrains the answer, not the passages
+#: a question that asks for an entity ("Which ...", "In which country ...", "Who ...",
+#: "Determine which ..."): its negation constrains the answer, not the passages
 ENTITY_QUESTION = re.compile(
-    r"^\W*(?:(?:in|at|on|from|to|for|by|with|during|of|under|among)\s+)?"
+    r"^\W*(?:(?:determine|find\s+out|tell\s+me|list)\s+)?"
+    r"(?:(?:in|at|on|from|to|for|by|with|during|of|under|among)\s+)?"
     r"(which|who|whom|whose|identify|name)\b",
     re.IGNORECASE,
 )

@@ -26,6 +26,9 @@ def test_plan_follows_the_policy() -> None:
         "In which country was the Mass moved to Saturday, instead of Sunday?",
         "In which country did the studio record, without EMI?",
         "Which banks were registered by an organization other than the ECBS?",
+        # ... or behind a request to find it
+        "Determine which classifications of plants rest on genetic data rather than morphology.",
+        "tell me which painters worked in Paris without joining a salon",
     ):
         assert plan_query(text, "cues").why.startswith("an entity-seeking question"), text
     # ... unless an exception is set off from it: it leaves items out of the answer
