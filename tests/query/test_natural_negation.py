@@ -301,6 +301,30 @@ CASES: list[tuple[str, Query]] = [
     ),
     ("python tutorials, I already know the basics", And(T("python tutorials"), Not(T("basics")))),
     ("I already know that", T("I already know that")),
+    # "everything but" set off, "I don't need", "but please no", "I've read tons about",
+    # "!X" as "-X", "X I can do without"
+    (
+        "ankara's past, everything but ataturk and the turkish republic",
+        And(T("ankara's past"), Not(T("ataturk")), Not(T("turkish republic"))),
+    ),
+    (
+        "voice actors, I don't need anyone from SpongeBob",
+        And(T("voice actors"), Not(T("SpongeBob"))),
+    ),
+    (
+        "sources on how almonds are grown, but please no material about bitter almonds",
+        And(T("sources on how almonds are grown"), Not(T("bitter almonds"))),
+    ),
+    (
+        "ok so I've read tons about Skanderbeg, what else is there in Albania's history?",
+        And(T("what else is there in Albania's history"), Not(T("Skanderbeg"))),
+    ),
+    ("inuit names !disc", And(T("inuit names"), Not(T("disc")))),
+    ("wow!amazing", T("wow!amazing")),
+    (
+        "Aarhus from the Vikings on - the German occupation I can do without",
+        And(T("Aarhus from the Vikings on"), Not(T("German occupation"))),
+    ),
     # what a thing is made of is left out, like what it contains (a passive agent too)
     ("blue cheeses that aren't made from cow's milk", And(T("blue cheeses"), Not(T("cow's milk")))),
     ("beers that aren't brewed with barley", And(T("beers"), Not(T("barley")))),

@@ -105,9 +105,11 @@ NT = (
 # Words after "not"/"never" that make it something other than an exclusion.
 #: "I already know (all) about", "we've already read": what follows is known, so left out
 _ALREADY = (
-    r"(?:i|we)(?:\s*['\u2019]ve|\s+have)?\s+already\s+"
-    r"(?:know|knew|read|covered|studied|seen|looked\s+at)\s+(?:(?:all|enough|plenty)\s+)?"
-    r"(?:about\s+|on\s+)?"
+    r"(?:i|we)(?:\s*['\u2019]ve|\s+have)?\s+(?:already\s+(?:know|knew|read|covered|studied|seen"
+    r"|looked\s+at)\s+(?:(?:all|enough|plenty)\s+)?(?:about\s+|on\s+)?"
+    # "I've read tons about X": no "already", but a quantity says it is done
+    r"|(?:read|seen|studied|heard)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
+    r"(?:about|on)\s+)"
 )
 
 #: what "sans" and "bar" must be followed by to leave something out
@@ -200,7 +202,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:minus|lacking|never\s+mind|anything\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:minus|lacking|never\s+mind|(?:anything|everything)\s+but)\b"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
         r"|(?:(?<=[.?!:;,])\s*|\s(?:--?|[\u2013\u2014])\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
@@ -223,17 +225,19 @@ CUES: tuple[Cue, ...] = (
         r"(?<!\bto)\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
-        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all",
+        r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
+        r"|everything",
     ),
     _cue(
         NEGATION_EXCEPTION,
         # "pain management, opioids aside", "composers, Bach excluded", "plays with the tragedies
         # left out", "but leave Notre-Dame out of it": the excluded item comes before its cue
-        r"(?:,\s*|\bwith\s+)(?=[^,;.?!()]{1,60}?\s+(?:aside|excluded|not\s+included|left\s+out"
-        r"|omitted|removed)\s*(?:[.;?!)]|$))"
+        r"(?:,\s*|\bwith\s+|\s(?:--?|[\u2013\u2014])\s*)(?=[^,;.?!()\-]{1,60}?\s+(?:aside"
+        r"|excluded|not\s+included|left\s+out|omitted|removed"
+        r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without)\s*(?:[.;?!)]|$))"
         r"|(?:,\s*|\b(?:but|and|please|just)\s+)leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)",
         "aside",
-        key=r"\b(?:aside|excluded|included|out|omitted|removed)\s*(?:[.;?!)]|$)|\bleave\s",
+        key=r"\b(?:aside|excluded|included|out|omitted|removed|without)\s*(?:[.;?!)]|$)|\bleave\s",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -261,8 +265,8 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+|[,;]\s*|\s(?:--?|[\u2013\u2014])\s*"
-        r"|\b(?:with|having|containing)\s+)"
+        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
+        r"|\s(?:--?|[\u2013\u2014])\s*|\b(?:with|having|containing)\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
@@ -273,16 +277,16 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_MINUS,
-        r"(?<!\S)-(?=[^\W\d_]|\")",
+        r"(?<!\S)[-!](?=[^\W\d_]|\")",  # "-bone", "!disc numbers"
         "minus",
-        key=r"(?<!\S)-",
+        key=r"(?<!\S)[-!]",
     ),
     _cue(
         NEGATION_DISLIKE,
         rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
         rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
-        r"(?:like|love|enjoy|want|care\s+(?:for|about)|fancy|eat|drink)\b",
-        key=r"like|love|enjoy|want|care|fancy|eat|drink",
+        r"(?:like|love|enjoy|want|need|care\s+(?:for|about)|fancy|eat|drink)\b",
+        key=r"like|love|enjoy|want|need|care|fancy|eat|drink",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -299,15 +303,15 @@ CUES: tuple[Cue, ...] = (
         NEGATION_FRONTED_EXCEPTION,
         # "so I already know all about his movies, tell me what else ...": what one has read
         # is left out; the request follows it
-        rf"^\s*(?:(?:so|and|but|ok|okay|well)\b[,\s]*)?{_ALREADY}",
+        rf"^\s*(?:(?:so|and|but|ok|okay|well)\b[,\s]*){{0,2}}{_ALREADY}",
         "fronted",
-        key="already",
+        key="already|tons|loads|lots|plenty|enough|lot|much",
     ),
     _cue(
         NEGATION_DISLIKE,
         # "python tutorials, I already know the basics": after the request
         rf"(?:[,;.?!(]\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and)\s+){_ALREADY}",
-        key="already",
+        key="already|tons|loads|lots|plenty|enough|lot|much",
     ),
     _cue(
         NEGATION_WITHOUT,
@@ -466,7 +470,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
         # "anything by Asimov", "stuff with nuts": the maker or the ingredient is what is excluded
-        r"(?:anything|everything|something|stuff)\s+(?:by|from|with|featuring|starring)\s+",
+        r"(?:anything|everything|something|stuff|anyone|anybody|someone|people)\s+"
+        r"(?:by|from|with|featuring|starring)\s+",
         # "excluding any that used checkpoint inhibitors"
         r"(?:any|those|ones)\s+(?:that|which|who)\s+(?:used?|involved?|includ(?:e|ed)|tested"
         r"|studied|mention(?:ed)?)\s+",

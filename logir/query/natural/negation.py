@@ -56,6 +56,7 @@ _FIRST_COMMA = re.compile(r",")
 #: the word after an excluded item that says it is left out ("opioids aside")
 _ASIDE = re.compile(
     r"\s+(?:aside|excluded|not\s+included|left\s+out|omitted|removed"
+    r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
     r"|out(?:\s+of\s+(?:it|this|that|them))?)\b",
     re.I,
 )
