@@ -47,6 +47,8 @@ SET_CORPORA = {
     "scifact3": "scifact",
     "excluir3": "excluir",
     "comlq4": "comlq",
+    "negconstraint4": "negconstraint",
+    "scifact4": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
