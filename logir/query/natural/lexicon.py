@@ -112,6 +112,13 @@ _ALREADY = (
     r"(?:about|on)\s+)"
 )
 
+#: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
+#: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
+POSTPOSED = (
+    r"(?:is|are)\s+off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    r"|(?:can|could)\s+be\s+skipped(?:\s+over)?|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
+)
+
 #: what "sans" and "bar" must be followed by to leave something out
 _DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
 
@@ -160,6 +167,7 @@ _EXCEPTION_WORDS = (
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
 
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
+    r"|exclusive\s+of"
 )
 
 SET_ASIDE = re.compile(
@@ -214,7 +222,7 @@ CUES: tuple[Cue, ...] = (
         # "sans" (not "sans serif", "comic sans") and "bar" (not "bar none", "a bar of") before
         # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
         # eureka story", "Jackson's presidency, bar the bank war"
-        rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?=(?:{_DETERMINERS})\b)"
+        rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
         rf"|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
         # "culture save for the war"; not "how to save for", "we save for", "parents save for")
@@ -226,29 +234,39 @@ CUES: tuple[Cue, ...] = (
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything",
+        r"|everything|exclusive",
     ),
     _cue(
         NEGATION_EXCEPTION,
         # "pain management, opioids aside", "composers, Bach excluded", "plays with the tragedies
         # left out", "but leave Notre-Dame out of it": the excluded item comes before its cue
-        r"(?:,\s*|\bwith\s+|\s(?:--?|[\u2013\u2014])\s*)(?=[^,;.?!()\-]{1,60}?\s+(?:aside"
-        r"|excluded|not\s+included|left\s+out|omitted|removed"
-        r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without)\s*(?:[.;?!)]|$))"
-        r"|(?:,\s*|\b(?:but|and|please|just)\s+)leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)",
+        r"(?:,\s*(?:with\s+)?|\bwith\s+|\s(?:--?|[\u2013\u2014])\s*)(?=[^,;.?!()\-]{1,60}?\s+(?:aside"
+        r"|excluded|not\s+included|left\s+out|omitted|removed|taken\s+out"
+        r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
+        rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
+        r"|(?:,\s*|\b(?:but|and|please|just)\s+)leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
+        # "leave the King Arthur angle to one side", "leaving MDM2 to one side"
+        r"|(?:^|[,;.?!]\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and|please|just)\s+)"
+        r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+to\s+one\s+side\b)",
         "aside",
-        key=r"\b(?:aside|excluded|included|out|omitted|removed|without)\s*(?:[.;?!)]|$)|\bleave\s",
+        key=r"\b(?:aside|excluded|included|out|omitted|removed|without|table|wanted|skipped"
+        r"|over|news|me|side)\s*(?:[.;?!),]|$)|\bleave\s|\bleaving\s",
     ),
     _cue(
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
-        r"|(?:^|[,;(]\s*|(?<=\w)(?:\.{3}|\u2026|\.)\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and|please)\s+)"
+        r"|(?:^|[,;(]\s*|(?<=\w)(?:\.{3}|\u2026|[.?!])\s*|\s(?:--?|[\u2013\u2014])\s*"
+        r"|\b(?:but|and|please)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         r"(?:please\s+|kindly\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us)"
+        r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
+        r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
+        r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
         r"|(?:leave|set|put)\s+aside)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare",
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
+        r"|worry|care|away|need",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,

@@ -24,6 +24,7 @@ from logir.query.natural.lexicon import (
     NEGATION_FRONTED_EXCEPTION,
     NEGATION_PREDICATE,
     NT,
+    POSTPOSED,
     negated_kind,
     verbal_kind,
 )
@@ -56,7 +57,8 @@ _FIRST_COMMA = re.compile(r",")
 #: the word after an excluded item that says it is left out ("opioids aside")
 _ASIDE = re.compile(
     r"\s+(?:aside|excluded|not\s+included|left\s+out|omitted|removed"
-    r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
+    r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without|taken\s+out|to\s+one\s+side"
+    rf"|{POSTPOSED}"
     r"|out(?:\s+of\s+(?:it|this|that|them))?)\b",
     re.I,
 )
