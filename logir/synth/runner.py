@@ -145,18 +145,22 @@ def _check_settings(out_dir: Path, settings: dict[str, Any]) -> None:
 
 
 @contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """Turn SIGTERM into KeyboardInterrupt while the run lasts (main thread only)."""
+def _sigterm_as_interrupt() -> Iterator[threading.Event]:
+    """Turn SIGTERM into KeyboardInterrupt while the run lasts (main thread only); the event
+    it yields is set by the signal too, for the caller to check: a KeyboardInterrupt raised while
+    Python runs a weakref callback or a finaliser is printed and dropped, not raised."""
+    received = threading.Event()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield received
         return
 
     def handler(signum: int, frame: object) -> None:
+        received.set()
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, handler)
     try:
-        yield
+        yield received
     finally:
         signal.signal(signal.SIGTERM, old)
 
@@ -245,7 +249,7 @@ def _drive(
     breaker = _Breaker(limit, threading.Event())
     n_workers = min(client.workers, len(units))
     crash: BaseException | None = None
-    with _sigterm_as_interrupt():
+    with _sigterm_as_interrupt() as terminated:
         for _ in range(n_workers):
             threading.Thread(
                 target=_work, args=(pipeline, client, todo, results, breaker), daemon=True
@@ -253,6 +257,8 @@ def _drive(
         alive = n_workers
         try:
             while alive:
+                if terminated.is_set():  # the signal's own raise was dropped somewhere
+                    raise KeyboardInterrupt
                 try:
                     unit, status, value = results.get(timeout=0.2)
                 except queue.Empty:

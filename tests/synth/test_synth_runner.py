@@ -190,3 +190,20 @@ def test_parse_opts_reads_json_values_and_rejects_malformed_pairs():
     assert parse_opts(["keep-corpus=true"]) == {"keep_corpus": True}
     with pytest.raises(LogirError, match="expected key=value"):
         parse_opts(["novalue"])
+
+
+def test_sigterm_is_remembered_as_well_as_raised() -> None:
+    """A KeyboardInterrupt that SIGTERM raises inside a finaliser is dropped by Python; the
+    event the context yields keeps it, and the run's loop checks it."""
+    import os
+    import signal
+
+    from logir.synth.runner import _sigterm_as_interrupt
+
+    with _sigterm_as_interrupt() as terminated:
+        assert not terminated.is_set()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):  # the handler runs between bytecodes
+                pass
+        assert terminated.is_set()
