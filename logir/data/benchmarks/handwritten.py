@@ -49,6 +49,8 @@ SET_CORPORA = {
     "comlq4": "comlq",
     "negconstraint4": "negconstraint",
     "scifact4": "scifact",
+    "excluir4": "excluir",
+    "comlq5": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
