@@ -365,6 +365,26 @@ CASES: list[tuple[str, Query]] = [
         "the Newton MessagePad, comparison with other brands is not wanted",
         And(T("the Newton MessagePad"), Not(T("comparison with other brands"))),
     ),
+    # "anywhere but", "nothing on" after a stop, "don't compare it with", "I'm not after",
+    # "leave X out" after an ellipsis (not "but not after 1990")
+    ("hotels anywhere but paris", And(T("hotels"), Not(T("paris")))),
+    (
+        "indigo as a dye. nothing on newton and his rainbow",
+        And(T("indigo as a dye"), Not(T("newton and his rainbow"))),
+    ),
+    (
+        "explain insertion sort but dont compare it with selection sort",
+        And(T("explain insertion sort"), Not(T("selection sort"))),
+    ),
+    (
+        "abalone as a food, I'm not after the fishing regulations",
+        And(T("abalone as a food"), Not(T("fishing regulations"))),
+    ),
+    (
+        "Imbolc traditions... leave the neopagans out of it",
+        And(T("Imbolc traditions"), Not(T("neopagans"))),
+    ),
+    ("buildings by Pei but not after 1990", T("buildings by Pei but not after 1990")),
     # what a thing is made of is left out, like what it contains (a passive agent too)
     ("blue cheeses that aren't made from cow's milk", And(T("blue cheeses"), Not(T("cow's milk")))),
     ("beers that aren't brewed with barley", And(T("beers"), Not(T("barley")))),

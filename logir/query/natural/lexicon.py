@@ -210,7 +210,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:minus|lacking|never\s+mind|(?:anything|everything)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=\w)\.{2,}|\s(?:--?|[\u2013\u2014]))\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere)\s+but)\b"
+        # "hotels anywhere but paris": a place left out
+        r"|(?<=[\w.])\s+anywhere\s+but\b"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
         r"|(?:(?<=[.?!:;,])\s*|\s(?:--?|[\u2013\u2014])\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
@@ -234,7 +236,7 @@ CUES: tuple[Cue, ...] = (
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything|exclusive",
+        r"|everything|exclusive|anywhere",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -244,7 +246,8 @@ CUES: tuple[Cue, ...] = (
         r"|excluded|not\s+included|left\s+out|omitted|removed|taken\s+out"
         r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
-        r"|(?:,\s*|\b(?:but|and|please|just)\s+)leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
+        r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+)"
+        r"leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side"
         r"|(?:^|[,;.?!]\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and|please|just)\s+)"
         r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+to\s+one\s+side\b)",
@@ -263,10 +266,11 @@ CUES: tuple[Cue, ...] = (
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
+        r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
         r"|(?:leave|set|put)\s+aside)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
-        r"|worry|care|away|need",
+        r"|worry|care|away|need|compare",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,
@@ -284,7 +288,7 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
-        r"|\s(?:--?|[\u2013\u2014])\s*|\b(?:with|having|containing)\s+)"
+        r"|(?<=\w)(?:\.{1,3}|\u2026)\s+|\s(?:--?|[\u2013\u2014])\s*|\b(?:with|having|containing)\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
@@ -313,9 +317,14 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:^|[,;.?!(])\s*|\s(?:--?|[\u2013\u2014])\s*"
         r"|\b(?:but|and|although|though|while|whereas)\s+)"
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
-        r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:interested|bothered)\s+"
-        r"(?:in|about|with|by)\b",
-        key="interested|bothered",
+        r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|bothered)\s+"
+        r"(?:in|about|with|by))\b"
+        # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
+        # 1990": the subject must be there)
+        r"|(?:(?:^|[,;.?!(])\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and)\s+)"
+        r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+not\s+(?:really\s+)?"
+        r"(?:after|looking\s+for)\b",
+        key="interested|bothered|after|looking",
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
