@@ -51,7 +51,6 @@ SET_CORPORA = {
     "scifact4": "scifact",
     "excluir4": "excluir",
     "comlq5": "comlq",
-    "negconstraint5": "negconstraint",
     "scifact5": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
