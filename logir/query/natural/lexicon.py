@@ -102,7 +102,6 @@ NT = (
     r"(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven|hadn|couldn|wouldn|shouldn|mustn)"
     r"['\u2019]?t|won['\u2019]t|can['\u2019]t|cannot"  # "didnt", as typed
 )
-# Words after "not"/"never" that make it something other than an exclusion.
 #: "I already know (all) about", "we've already read": what follows is known, so left out
 _ALREADY = (
     r"(?:i|we)(?:\s*['\u2019]ve|\s+have)?\s+(?:already\s+(?:know|knew|read|covered|studied|seen"
@@ -122,6 +121,16 @@ POSTPOSED = (
 #: what "sans" and "bar" must be followed by to leave something out
 _DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
 
+#: a dash that sets a cue off: " - ", " -- ", an en or em dash
+DASH = r"\s(?:--?|[\u2013\u2014])"
+
+#: what a thing is made of or by ("made from cow's milk", "brewed with barley")
+MADE_OF = r"made|prepared|cooked|brewed|baked|distilled|fermented"
+
+#: prepositions of place that open a modifier as "in" does ("the ones near Termini")
+LOCATIVE = r"near|outside|around|within|along|across|beyond|inside"
+
+# Words after "not"/"never" that make it something other than an exclusion.
 _NOT_FOLLOW_EXCEPT = (
     r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
     r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
@@ -165,13 +174,12 @@ _EXCEPTION_WORDS = (
     r"excluding|exclude|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
-
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
     r"|exclusive\s+of"
 )
 
 SET_ASIDE = re.compile(
-    r"(?:[,;(]|\s(?:--?|[\u2013\u2014])|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
+    rf"(?:[,;(]|{DASH}|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
     r"|aside\s+from|besides|not\s+including|not\s+counting|leaving\s+(?:out|aside)"
     r"|with\s+the\s+exception\s+of)\b",
     re.I,
@@ -210,11 +218,11 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=\w)\.{2,}|\s(?:--?|[\u2013\u2014]))\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=\w)\.{(2,)}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere)\s+but)\b"
         # "hotels anywhere but paris": a place left out
         r"|(?<=[\w.])\s+anywhere\s+but\b"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
-        r"|(?:(?<=[.?!:;,])\s*|\s(?:--?|[\u2013\u2014])\s*)all\s+but\b"
+        rf"|(?:(?<=[.?!:;,])\s*|{DASH}\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
         # after an article or "or": "Spain minus Madrid", "beatles albums minus abbey road", "ip
         # addressing minus ipv6" (not "the minus strand", "a minus sign", "plus or minus one")
@@ -225,14 +233,14 @@ CUES: tuple[Cue, ...] = (
         # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
         # eureka story", "Jackson's presidency, bar the bank war"
         rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
-        rf"|(?:,|\s(?:--?|[\u2013\u2014]))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
+        rf"|(?:,|{DASH})\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
         # "culture save for the war"; not "how to save for", "we save for", "parents save for")
-        r"|(?:,|\s(?:--?|[\u2013\u2014]))\s*save\s+for\b"
+        rf"|(?:,|{DASH})\s*save\s+for\b"
         r"|(?<=[a-z])(?<![s'])(?<!\bto)(?<!\bi)(?<!\bwe)(?<!\byou)(?<!\bthey)(?<!\bcan)"
         r"(?<!\bwill)(?<!\bmust)(?<!\bmay)(?<!\bshould)(?<!\bwould)(?<!\bcould)(?<!\bmight)"
         r"(?<!\bshall)(?<!\bdo)(?<!\bdid)(?<!\band)(?<!\bor)(?<!\bnot)(?<!\bhow)(?<!\bhelp)"
-        r"(?<!\bto)\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
+        r"\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
@@ -242,14 +250,14 @@ CUES: tuple[Cue, ...] = (
         NEGATION_EXCEPTION,
         # "pain management, opioids aside", "composers, Bach excluded", "plays with the tragedies
         # left out", "but leave Notre-Dame out of it": the excluded item comes before its cue
-        r"(?:,\s*(?:with\s+)?|\bwith\s+|\s(?:--?|[\u2013\u2014])\s*)(?=[^,;.?!()\-]{1,60}?\s+(?:aside"
+        rf"(?:,\s*(?:with\s+)?|\bwith\s+|{DASH}\s*)(?=[^,;.?!()\-]{{1,60}}?\s+(?:aside"
         r"|excluded|not\s+included|left\s+out|omitted|removed|taken\s+out"
         r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+)"
         r"leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side"
-        r"|(?:^|[,;.?!]\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and|please|just)\s+)"
+        rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just)\s+)"
         r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+to\s+one\s+side\b)",
         "aside",
         key=r"\b(?:aside|excluded|included|out|omitted|removed|without|table|wanted|skipped"
@@ -259,7 +267,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
-        r"|(?:^|[,;(]\s*|(?<=\w)(?:\.{3}|\u2026|[.?!])\s*|\s(?:--?|[\u2013\u2014])\s*"
+        rf"|(?:^|[,;(]\s*|(?<=\w)(?:\.{{3}}|\u2026|[.?!])\s*|{DASH}\s*"
         r"|\b(?:but|and|please)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         r"(?:please\s+|kindly\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
@@ -288,7 +296,7 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
-        r"|(?<=\w)(?:\.{1,3}|\u2026)\s+|\s(?:--?|[\u2013\u2014])\s*|\b(?:with|having|containing)\s+)"
+        rf"|(?<=\w)(?:\.{{1,3}}|\u2026)\s+|{DASH}\s*|\b(?:with|having|containing)\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
@@ -314,14 +322,14 @@ CUES: tuple[Cue, ...] = (
         NEGATION_DISLIKE,
         # "... ? not interested in X", "but I'm not really interested in X", "ananda - not
         # interested in the nuns' order"
-        r"(?:(?:^|[,;.?!(])\s*|\s(?:--?|[\u2013\u2014])\s*"
+        rf"(?:(?:^|[,;.?!(])\s*|{DASH}\s*"
         r"|\b(?:but|and|although|though|while|whereas)\s+)"
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
         r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|bothered)\s+"
         r"(?:in|about|with|by))\b"
         # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
         # 1990": the subject must be there)
-        r"|(?:(?:^|[,;.?!(])\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and)\s+)"
+        rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+not\s+(?:really\s+)?"
         r"(?:after|looking\s+for)\b",
         key="interested|bothered|after|looking",
@@ -337,7 +345,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_DISLIKE,
         # "python tutorials, I already know the basics": after the request
-        rf"(?:[,;.?!(]\s*|\s(?:--?|[\u2013\u2014])\s*|\b(?:but|and)\s+){_ALREADY}",
+        rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and)\s+){_ALREADY}",
         key="already|tons|loads|lots|plenty|enough|lot|much",
     ),
     _cue(
@@ -477,7 +485,7 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
     return NEGATION_PREDICATE
 
 
-_MADE_OF = re.compile(r"made|prepared|cooked|brewed|baked|distilled|fermented", re.I)
+_MADE_OF = re.compile(MADE_OF, re.I)
 
 
 NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
@@ -506,13 +514,12 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
         r"(?:the\s+)?(?:those|ones)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written"
-        r"|directed|based|against|for|over|under|featuring|starring|involving|near|outside"
-        r"|around|within|along|across|beyond|inside)\b)",
+        rf"|directed|based|against|for|over|under|featuring|starring|involving|{LOCATIVE})\b)",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
         r"(?:hearing|reading|learning)\s+(?:about|of)\s+",
         # what a thing is made of: "made from cow's milk" -> "cow's milk"
-        r"(?:made|prepared|cooked|brewed|baked|distilled|fermented)\s+(?:from|with|of|using)\s+",
+        rf"(?:{MADE_OF})\s+(?:from|with|of|using)\s+",
         # a passive agent: "made by Tesla" -> "Tesla"
         r"(?:(?:made|produced|manufactured|built|written|directed|created|designed|developed"
         r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+)?by\s+",

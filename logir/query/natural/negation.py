@@ -13,8 +13,10 @@ from logir.query.natural.lexicon import (
     AUX,
     CONJUNCTION_PROPERTIES,
     CUES,
+    DASH,
     EXCLUDING_CUES,
     LEAD_QUESTION,
+    LOCATIVE,
     NEG_ARTICLE,
     NEG_ASIDE,
     NEG_FILLER,
@@ -63,7 +65,7 @@ _ASIDE = re.compile(
     re.I,
 )
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
-_FRONTED_END = re.compile(r",|;|:|\s(?:--?|[\u2013\u2014])\s")
+_FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
 
 
 @dataclass
@@ -547,14 +549,13 @@ _PROPERTY_END = re.compile(
 
 _PREP_START = re.compile(
     r"^(?:in|from|of|by|on|at|about|during|for|with|found|set|shot|filmed|published|written"
-    r"|directed|produced|made|released|located|native|endemic|based|near|outside|around"
-    r"|within|along|across|beyond|inside)\b",
+    rf"|directed|produced|made|released|located|native|endemic|based|{LOCATIVE})\b",
     re.I,
 )
 _HEAD_END = re.compile(
     r"\b(?:in|from|of|by|on|at|about|during|for|with|that|which|who|found|set|shot|filmed"
-    r"|published|written|directed|produced|made|released|located|native|endemic|based|near"
-    r"|outside|around|within|along|across|beyond|inside|and|or)\b",
+    rf"|published|written|directed|produced|made|released|located|native|endemic|based|{LOCATIVE}"
+    r"|and|or)\b",
     re.I,
 )
 
