@@ -117,15 +117,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from logir.index.base import (
-    DENSE_PART,
-    LEXICAL_PART,
-    Scorer,
-    ahead,
-    scorer_parts,
-    scorer_passages,
-    topk,
-)
+from logir.index.base import DENSE_PART, LEXICAL_PART, Scorer, ahead, scorer_parts, topk
 from logir.limits import MAX_DEPTH
 from logir.logic.asserted import asserted_in_lead, asserted_share, asserted_texts
 from logir.logic.besides import excluded_besides
@@ -135,9 +127,9 @@ from logir.logic.keyword import is_keyword_query, is_short_query
 from logir.logic.kinds import (
     kind_evidence,
     named_in_corpus,
+    named_in_rows,
     names_an_entity,
     readable,
-    written_as_name,
 )
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
@@ -482,8 +474,9 @@ class Exclusion(Composer):
             common = [j for j, n in enumerate(named) if not n]
             if common:
                 lead = asserted_in_lead(scorer, [distinct[j] for j in common], rows)
-                for i, j in enumerate(common):  # a name typed in lower case ("mattel")
-                    if lead[i].any() and _written_as_name(scorer, distinct[j], rows[lead[i]]):
+                for i, j in enumerate(common):  # a name typed in lower case ("mattel"), told
+                    # from the passages at hand: it asks the scorer nothing more
+                    if lead[i].any() and named_in_rows(scorer, distinct[j], rows[lead[i]]):
                         lead[i] = False
                 neg = np.array(neg, dtype=np.float32, copy=True)
                 neg[common] = np.maximum(neg[common], self.lead_floor * lead)
@@ -712,20 +705,6 @@ class Auto(Exclusion):
 
     name: ClassVar[str] = "auto"
     policy: ClassVar[str] = "cues"
-
-
-#: the passages whose writing of a term tells the lead floor whether it is a name
-NAME_LEADS = 20
-
-
-def _written_as_name(scorer: Scorer, term: str, rows: np.ndarray) -> bool:
-    """Whether the passages of ``rows`` (the first ``NAME_LEADS``) write ``term`` as a name
-    (:func:`logir.logic.kinds.written_as_name`): read from the passages at hand, so it asks the
-    scorer nothing more."""
-    passages = scorer_passages(scorer)
-    if passages is None:
-        return False
-    return written_as_name(term, [passages[int(r)] for r in rows[:NAME_LEADS]])
 
 
 def _total(ev: dict[str, np.ndarray]) -> np.ndarray:

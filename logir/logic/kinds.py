@@ -128,15 +128,20 @@ def readable(scorer: Scorer) -> bool:
 
 def named_in_corpus(scorer: Scorer, terms: Sequence[str]) -> list[bool]:
     """Per term, whether the ``NAME_PASSAGES`` passages that match it best lexically write it as
-    a name (:func:`written_as_name`; all False where the scorer carries no passages)."""
-    passages = scorer_passages(scorer)
-    if passages is None or not terms:
+    a name (:func:`named_in_rows`; all False where the scorer carries no passages)."""
+    if scorer_passages(scorer) is None or not terms:
         return [False] * len(terms)
     found, _ = scorer_parts(scorer).get(LEXICAL_PART, scorer).search(list(terms), NAME_PASSAGES)
-    return [
-        written_as_name(term, [passages[int(i)] for i in found[j] if i >= 0])
-        for j, term in enumerate(terms)
-    ]
+    return [named_in_rows(scorer, term, found[j]) for j, term in enumerate(terms)]
+
+
+def named_in_rows(scorer: Scorer, term: str, rows: np.ndarray) -> bool:
+    """Whether the passages of ``rows`` (the first ``NAME_PASSAGES``; -1 for none) write
+    ``term`` as a name (:func:`written_as_name`); False where the scorer carries no passages."""
+    passages = scorer_passages(scorer)
+    if passages is None:
+        return False
+    return written_as_name(term, [passages[int(r)] for r in rows[:NAME_PASSAGES] if r >= 0])
 
 
 def kind_evidence(
