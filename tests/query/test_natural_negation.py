@@ -368,6 +368,9 @@ CASES: list[tuple[str, Query]] = [
     # "anywhere but", "nothing on" after a stop, "don't compare it with", "I'm not after",
     # "leave X out" after an ellipsis (not "but not after 1990")
     ("hotels anywhere but paris", And(T("hotels"), Not(T("paris")))),
+    # "anything but" after an ellipsis, not after a number
+    ("linux distros.. anything but ubuntu", And(T("linux distros"), Not(T("ubuntu")))),
+    ("3.. minus 2", T("3.. minus 2")),
     (
         "indigo as a dye. nothing on newton and his rainbow",
         And(T("indigo as a dye"), Not(T("newton and his rainbow"))),

@@ -218,7 +218,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=\w)\.{(2,)}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere)\s+but)\b"
         # "hotels anywhere but paris": a place left out
         r"|(?<=[\w.])\s+anywhere\s+but\b"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
