@@ -52,6 +52,9 @@ SET_CORPORA = {
     "excluir4": "excluir",
     "comlq5": "comlq",
     "scifact5": "scifact",
+    "comlq6": "comlq",
+    "negconstraint5": "negconstraint",
+    "excluir5": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
