@@ -365,6 +365,64 @@ CASES: list[tuple[str, Query]] = [
         "the Newton MessagePad, comparison with other brands is not wanted",
         And(T("the Newton MessagePad"), Not(T("comparison with other brands"))),
     ),
+    # after an ellipsis, a stop or a semicolon too; an initial's stop stays in the item
+    (
+        "aspirin as medicine.. heart attack stuff excluded",
+        And(T("aspirin as medicine"), Not(T("heart attack"))),
+    ),
+    (
+        "Roman roads and aqueducts, Hadrian's Wall excepted.",
+        And(T("Roman roads and aqueducts"), Not(T("Hadrian's Wall"))),
+    ),
+    (
+        "Lincoln's cabinet, William H. Seward excluded.",
+        And(T("Lincoln's cabinet"), Not(T("William H. Seward"))),
+    ),
+    (
+        "how bridges are designed; the history of who built them is of no interest to me",
+        And(T("how bridges are designed"), Not(T("history of who built them"))),
+    ),
+    (
+        "greek myths about zeus, the roman versions are not what i search",
+        And(T("greek myths about zeus"), Not(T("roman versions"))),
+    ),
+    (
+        "lincoln's legacy - statues, films. the assassination can stay out of it",
+        And(T("lincoln's legacy - statues, films"), Not(T("assassination"))),
+    ),
+    (
+        "schools of buddhism, but zen buddhism i am not needing",
+        And(T("schools of buddhism"), Not(T("zen buddhism"))),
+    ),
+    # "dont need" set off; "prefer to leave aside"; "skip" after "??"; "can we leave X out"
+    (
+        "how do central banks set rates, dont need the history",
+        And(T("how do central banks set rates"), Not(T("history"))),
+    ),
+    (
+        "what did the navy do in the war, though I'd prefer to leave aside the submarine campaign",
+        And(T("what did the navy do in the war"), Not(T("submarine campaign"))),
+    ),
+    (
+        "k-pop fan clubs... can we leave the boy bands out?",
+        And(T("k-pop fan clubs"), Not(T("boy bands"))),
+    ),
+    ("nba players?? just skip the lakers guys", And(T("nba players"), Not(T("lakers guys")))),
+    # a spaced dash ends the excluded item, unless a name goes on after it
+    (
+        "greek philosophy minus the stoics - plato, aristotle, the sophists",
+        And(T("greek philosophy - plato, aristotle, the sophists"), Not(T("stoics"))),
+    ),
+    (
+        "who lived there besides the cricketer Philip Pearson - Gregory?",
+        And(T("who lived there"), Not(T("cricketer Philip Pearson - Gregory"))),
+    ),
+    # "do not need" after "but" states a property; a participle in a statement is no cue
+    (
+        "Working groups that require fees but do not need meeting attendance",
+        And(T("Working groups that require fees"), Not(T("need meeting attendance"))),
+    ),
+    ("The drug was excluded.", T("The drug was excluded.")),
     # "anywhere but", "nothing on" after a stop, "don't compare it with", "I'm not after",
     # "leave X out" after an ellipsis (not "but not after 1990")
     ("hotels anywhere but paris", And(T("hotels"), Not(T("paris")))),

@@ -10,7 +10,17 @@ a sentence); without spaCy no text counts as a claim.
 
 from __future__ import annotations
 
+import re
+
 from logir.query.natural import nlp
+from logir.query.natural.lexicon import AFTER_ITEM, DASH, POSTPOSED
+
+_ITEM_LEFT_OUT = re.compile(
+    rf"(?:[,;]|{DASH})[^,;]{{1,60}}?\s+(?:{AFTER_ITEM}|{POSTPOSED})\s*\.\s*$",
+    re.I,
+)
+"""A request that ends by leaving an item out ("..., Ulysses S. Grant excluded."): its last verb
+is the cue's participle, which a parser reads as the sentence's finite verb."""
 
 SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 """Dependency labels of a clause's subject."""
@@ -25,6 +35,8 @@ def is_claim(text: str) -> bool:
     "I", "we" or "you": those make a request)."""
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
+        return False
+    if _ITEM_LEFT_OUT.search(stripped):
         return False
     doc = nlp.parse_whole(stripped)
     if doc is None:

@@ -116,6 +116,19 @@ _ALREADY = (
 POSTPOSED = (
     r"(?:is|are)\s+off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
     r"|(?:can|could)\s+be\s+skipped(?:\s+over)?|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
+    # "the story of who invented them is of no interest to me", "X is not what I search",
+    # "assassination can stay out of it", "individualist anarchism I am not needing"
+    r"|(?:is|are)\s+of\s+no\s+(?:interest|use)(?:\s+to\s+(?:me|us))?"
+    r"|(?:is|are)\s+not\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
+    r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after)"
+    r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
+    r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
+)
+
+#: the word after an item that says it is left out ("opioids aside", "Bach excluded")
+AFTER_ITEM = (
+    r"aside|excluded|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
+    r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
 )
 
 #: what "sans" and "bar" must be followed by to leave something out
@@ -250,27 +263,33 @@ CUES: tuple[Cue, ...] = (
         NEGATION_EXCEPTION,
         # "pain management, opioids aside", "composers, Bach excluded", "plays with the tragedies
         # left out", "but leave Notre-Dame out of it": the excluded item comes before its cue
-        rf"(?:,\s*(?:with\s+)?|\bwith\s+|{DASH}\s*)(?=[^,;.?!()\-]{{1,60}}?\s+(?:aside"
-        r"|excluded|not\s+included|left\s+out|omitted|removed|taken\s+out"
-        r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
+        # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
+        # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
+        # S. Grant excluded")
+        rf"(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*|(?<=\w)(?:\.{{1,3}}|\u2026)\s+)"
+        rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
-        r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+)"
+        r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+"
+        r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
         r"leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side"
         rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just)\s+)"
         r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+to\s+one\s+side\b)",
         "aside",
-        key=r"\b(?:aside|excluded|included|out|omitted|removed|without|table|wanted|skipped"
-        r"|over|news|me|side)\s*(?:[.;?!),]|$)|\bleave\s|\bleaving\s",
+        key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
+        r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
+        r"|this|that|needing)\s*(?:[.;?!),]|$)|\bleave\s|\bleaving\s",
     ),
     _cue(
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
-        rf"|(?:^|[,;(]\s*|(?<=\w)(?:\.{{3}}|\u2026|[.?!])\s*|{DASH}\s*"
-        r"|\b(?:but|and|please)\s+)"
+        rf"|(?:^|[,;(]\s*|(?<=\w)(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
+        r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
-        r"(?:please\s+|kindly\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
+        # "though I should prefer to leave aside X", "I'd rather skip X"
+        r"(?:(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?)?"
+        r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
@@ -279,6 +298,14 @@ CUES: tuple[Cue, ...] = (
         r"|(?:leave|set|put)\s+aside)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
         r"|worry|care|away|need|compare",
+    ),
+    _cue(
+        NEGATION_REFRAIN,
+        # ", dont need the bretton woods origin story": set off, with no subject ("I don't need"
+        # is a dislike; "but do not need meeting attendance" states a property)
+        rf"(?:[,;(]\s*|(?<=\w)(?:\.{{1,3}}|\u2026|[.?!]+)\s*|{DASH}\s*)(?:please\s+|just\s+)?"
+        r"(?:do\s+not|don['\u2019]?t)\s+need(?:\s+to\s+(?:know|hear|read)(?:\s+about)?)?\b",
+        key="need",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,

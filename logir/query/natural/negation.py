@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from logir.query.ast import Not, Query
 from logir.query.natural.build import Builder
 from logir.query.natural.lexicon import (
+    AFTER_ITEM,
     AUX,
     CONJUNCTION_PROPERTIES,
     CUES,
@@ -39,7 +40,8 @@ plain text). Real queries, a few hundred characters with a handful of cues, neve
 
 # Clause boundaries that end a negated stretch of text.
 _BOUNDARY = re.compile(
-    r"[;?!]|\.(?=\s|$)|\)"
+    # a spaced dash, unless a name goes on after it ("Philip Pearson - Gregory")
+    rf"[;?!]|\.(?=\s|$)|\)|{DASH}\s(?-i:(?![A-Z]))"
     r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
     rf"|{AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
     r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
@@ -58,8 +60,7 @@ _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s
 _FIRST_COMMA = re.compile(r",")
 #: the word after an excluded item that says it is left out ("opioids aside")
 _ASIDE = re.compile(
-    r"\s+(?:aside|excluded|not\s+included|left\s+out|omitted|removed"
-    r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without|taken\s+out|to\s+one\s+side"
+    rf"\s+(?:{AFTER_ITEM}|to\s+one\s+side"
     rf"|{POSTPOSED}"
     r"|out(?:\s+of\s+(?:it|this|that|them))?)\b",
     re.I,
