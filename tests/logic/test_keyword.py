@@ -105,7 +105,7 @@ def test_a_keyword_querys_positive_part_mixes_the_lexical_evidence_in(fake) -> N
     # "films": lexical / best = [1, .5], dense / best = [.5, 1]; nothing excluded is found
     scorer = _Hybrid(fake({"films": [4, 2]}), fake({"films": [0.5, 1.0]}))
     rows = np.arange(2)
-    spec = "auto,flat_weight=0,mentions=all,dense_tau=1,kind_tau=1"
+    spec = "auto,flat_weight=0,question_flat=0,mentions=all,dense_tau=1,kind_tau=1"
     mixed = get_composer(spec + ",keyword_pos_dense=0.8").score(
         "films excluding comedies", scorer, rows
     )
@@ -144,3 +144,32 @@ def test_keyword_factor_is_checked() -> None:
         get_composer("auto,keyword=-1")
     with pytest.raises(LogirError, match="keyword_tau"):
         get_composer("auto,keyword_tau=1.5")
+
+
+def test_a_long_questions_flat_part_is_its_whole_text(fake) -> None:
+    # the positive part scores [1, .5]; the whole text [.2, 1]; the text less "pitchers" [1, 0]
+    long = "which MLB players from the last decade were the best hitters, other than pitchers?"
+    plan = plan_query(long, "cues")
+    assert plan.kind == "exclude" and not plan.keyword and not plan.short
+    positive, rest = plan.positive, long.replace(" pitchers", "")
+    table = {positive: [2, 1], long: [1, 5], rest.strip(): [4, 0], "pitchers": [0, 0]}
+    scorer = fake(table)
+    rows = np.arange(2)
+    spec = "auto,mentions=all,dense_tau=1,kind_tau=1,lead_floor=0"
+    got = get_composer(spec + ",question_flat=0.25").score(long, scorer, rows)
+    assert got.tolist() == pytest.approx([0.75 * 1 + 0.25 * 0.2, 0.75 * 0.5 + 0.25 * 1])
+    assert long in get_composer("auto").query_texts(_reading(long))
+    # a keyword query keeps the text less the excluded words, at flat_weight
+    short = "MLB players other than pitchers"
+    kw = plan_query(short, "cues")
+    assert kw.keyword
+    texts = get_composer("auto").query_texts(_reading(short))
+    assert short not in texts and "MLB players" in texts
+    with pytest.raises(LogirError, match="question_flat"):
+        get_composer("auto,question_flat=2")
+
+
+def _reading(text: str):
+    from logir.query.reading import read
+
+    return read(text, "auto")
