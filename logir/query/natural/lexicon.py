@@ -123,12 +123,52 @@ POSTPOSED = (
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after)"
     r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
     r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
+    # "Alfonso the Battler I know well enough already", "the basics we already know"
+    r"|(?:i|we)(?:\s+already\s+know|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
+    r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered))"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
 AFTER_ITEM = (
     r"aside|excluded|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
     r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
+)
+
+#: right after a word that ends in "s" and is no function word ("players", not "is", "has")
+_AFTER_PLURAL = r"(?<=[^\W\d_]s)" + "".join(
+    rf"(?<!\b{w})"
+    for w in (
+        "is",
+        "was",
+        "has",
+        "does",
+        "this",
+        "his",
+        "yes",
+        "us",
+        "its",
+        "as",
+        "thus",
+        "less",
+        "unless",
+        "always",
+        "perhaps",
+        "whereas",
+        "hers",
+        "ours",
+        "yours",
+        "theirs",
+        "says",
+        "means",
+        "needs",
+        "gets",
+        "makes",
+        "takes",
+        "gives",
+        "shows",
+        "leaves",
+        "puts",
+    )
 )
 
 #: what "sans" and "bar" must be followed by to leave something out
@@ -266,7 +306,8 @@ CUES: tuple[Cue, ...] = (
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
         # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
         # S. Grant excluded")
-        rf"(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*|(?<=\w)(?:\.{{1,3}}|\u2026)\s+)"
+        rf"(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*"
+        r"|(?<=\w)(?:\.{1,3}|\u2026|[?!]+)\s+)"
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+"
@@ -278,11 +319,12 @@ CUES: tuple[Cue, ...] = (
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
-        r"|this|that|needing)\s*(?:[.;?!),]|$)|\bleave\s|\bleaving\s",
+        r"|this|that|needing|already|know|read|seen|covered)\s*(?:[.;?!),]|$)"
+        r"|\bleave\s|\bleaving\s",
     ),
     _cue(
         NEGATION_REFRAIN,
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
         rf"|(?:^|[,;(]\s*|(?<=\w)(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
@@ -309,21 +351,24 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,
-        r"(?:(?:,|(?<!\s))\s*(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
+        r"(?:(?:,|(?<!\s))\s*\b(?:and|but)\s+)?(?:with\s+)?nothing\s+(?:is\s+|was\s+|being\s+)?"
         r"(?:said|mentioned|stated|discussed)\s+(?:about|of|on|regarding)\b",
         key="nothing",
     ),
     _cue(
         NEGATION_NO_MENTION,
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b",
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:with\s+)?no\s+(?:mention|discussion)s?\s+of\b",
         key="mention|discussion",
     ),
     _cue(
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
-        rf"|(?<=\w)(?:\.{{1,3}}|\u2026)\s+|{DASH}\s*|\b(?:with|having|containing)\s+)"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
+        rf"|(?<=\w)(?:\.{{1,3}}|\u2026)\s+|{DASH}\s*|\b(?:with|having|containing)\s+"
+        # typed with no comma after a plural: "tennis players no americans" (not "there is no",
+        # "this has no", "yes no")
+        rf"|{_AFTER_PLURAL}\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
@@ -377,18 +422,18 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_WITHOUT,
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/o\b)",
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/o\b)",
         key="without|w/o",
     ),
     _cue(
         NEGATION_UNRELATED,
-        r"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?\b(?:(?:that\s+(?:is|are)\s+)?unrelated\s+to"
         r"|(?:(?:that|which|who)\s+)?(?:(?:has|have|had)\s+)?nothing\s+to\s+do\s+with)\b",
         key="unrelated|nothing",
     ),
     _cue(
         NEGATION_DONT_MENTION,
-        rf"(?:(?:,|(?<!\s))\s*(?:but|and)\s+)?(?:please\s+)?(?:(?:{AUX})\s+not|{NT}|never)\s+"
+        rf"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:please\s+)?(?:(?:{AUX})\s+not|{NT}|never)\s+"
         rf"(?={MENTION_VERB}\b)",
         # Every match holds the negation word and the verb after it (the lookahead as in the
         # pattern, whose "\b" binds to the last verb only): without both, this costly pattern
