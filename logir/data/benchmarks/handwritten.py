@@ -55,6 +55,10 @@ SET_CORPORA = {
     "comlq6": "comlq",
     "negconstraint5": "negconstraint",
     "excluir5": "excluir",
+    "comlq7": "comlq",
+    "negconstraint6": "negconstraint",
+    "excluir6": "excluir",
+    "scifact6": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
