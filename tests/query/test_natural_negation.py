@@ -443,6 +443,44 @@ CASES: list[tuple[str, Query]] = [
         "which kings of Aragon were named Alfonso? Alfonso the Battler I know well enough already",
         And(T("which kings of Aragon were named Alfonso"), Not(T("Alfonso the Battler"))),
     ),
+    # an auxiliary before a dash belongs to another stretch; a pronoun clause ends the item
+    (
+        "greek myths about heroes - either will do - only not the trojan war, it bores me",
+        And(
+            T("greek myths about heroes - either will do - only, it bores me"), Not(T("trojan war"))
+        ),
+    ),
+    # where a thing was made, as "set in"
+    ("cars that weren't made in germany", And(T("cars"), Not(T("cars made in germany")))),
+    (
+        "cartoon series made outside the US (so no american shows)",
+        And(T("cartoon series made outside the US"), Not(T("american shows"))),
+    ),
+    (
+        "leukemia in children, not intrested in gene therapy",
+        And(T("leukemia in children"), Not(T("gene therapy"))),
+    ),
+    (
+        "poisoning management - paraquat cases are not needed.",
+        And(T("poisoning management"), Not(T("paraquat cases"))),
+    ),
+    (
+        "sleep research in adults; I would be grateful if you could leave aside the circadian work",
+        And(T("sleep research in adults"), Not(T("circadian work"))),
+    ),
+    (
+        "papers on the thyroid, though I have no use for the parathyroid ones",
+        And(T("papers on the thyroid"), Not(T("parathyroid"))),
+    ),
+    ("alps wildlife? the ski resorts i dont want", And(T("alps wildlife"), Not(T("ski resorts")))),
+    (
+        "Camus on the absurd. His quarrel with Sartre doesn't interest me in the least",
+        And(T("Camus on the absurd"), Not(T("His quarrel with Sartre"))),
+    ),
+    (
+        "roles she played, but leaving out any roles from The Heart, She Holler",
+        And(T("roles she played"), Not(T("roles from The Heart, She Holler"))),
+    ),
     # "do not need" after "but" states a property; a participle in a statement is no cue
     (
         "Working groups that require fees but do not need meeting attendance",

@@ -126,6 +126,12 @@ POSTPOSED = (
     # "Alfonso the Battler I know well enough already", "the basics we already know"
     r"|(?:i|we)(?:\s+already\s+know|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
     r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered))"
+    # "paraquat cases are not needed", "the ski and tourist things i dont want", "his quarrel
+    # with Sartre doesn't interest me in the least"
+    r"|(?:(?:is|are)\s+)?not\s+needed"
+    r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
+    r"|(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+interest\s+(?:me|us)"
+    r"(?:\s+in\s+the\s+least|\s+at\s+all)?"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
@@ -244,7 +250,7 @@ organization other than ...") or a contrast ("moved to Saturday, instead of Sund
 CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_PARENTHETICAL,
-        rf"\(\s*(?:but\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to|never\s+mind"
+        rf"\(\s*(?:but\s+|so\s+|and\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to|never\s+mind"
         rf"|do\s+not\s+(?:{MENTION_VERB})|don't\s+(?:{MENTION_VERB}))\b",
         "paren",
     ),
@@ -319,7 +325,7 @@ CUES: tuple[Cue, ...] = (
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
-        r"|this|that|needing|already|know|read|seen|covered)\s*(?:[.;?!),]|$)"
+        r"|this|that|needing|already|know|read|seen|covered|needed|least|all)\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s",
     ),
     _cue(
@@ -329,17 +335,21 @@ CUES: tuple[Cue, ...] = (
         rf"|(?:^|[,;(]\s*|(?<=\w)(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
-        # "though I should prefer to leave aside X", "I'd rather skip X"
-        r"(?:(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?)?"
+        # "though I should prefer to leave aside X", "I'd rather skip X", "I would be grateful if
+        # you could leave aside X"
+        r"(?:(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?"
+        r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+be\s+(?:grateful|glad|thankful)\s+)?"
+        r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
+        r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:use|need)\s+for"
         r"|(?:leave|set|put)\s+aside)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
-        r"|worry|care|away|need|compare",
+        r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -397,14 +407,14 @@ CUES: tuple[Cue, ...] = (
         rf"(?:(?:^|[,;.?!(])\s*|{DASH}\s*"
         r"|\b(?:but|and|although|though|while|whereas)\s+)"
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
-        r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|bothered)\s+"
+        r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered)\s+"
         r"(?:in|about|with|by))\b"
         # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
         # 1990": the subject must be there)
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+not\s+(?:really\s+)?"
         r"(?:after|looking\s+for)\b",
-        key="interested|bothered|after|looking",
+        key="interested|intrested|intersted|bothered|after|looking",
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
@@ -554,10 +564,17 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
         return name
     if _MADE_OF.fullmatch(word) and nxt.group(1).lower() in ("from", "with", "of", "using"):
         return name  # "cheeses that aren't made from cow's milk": what it is made of, left out
+    if _MADE_IN.fullmatch(word) and nxt.group(1).lower() == "in":
+        return name  # "horror films that weren't made in america": where, as "set in"
     return NEGATION_PREDICATE
 
 
 _MADE_OF = re.compile(MADE_OF, re.I)
+_MADE_IN = re.compile(
+    r"made|produced|filmed|shot|manufactured|brewed|grown|built|recorded|printed|located"
+    r"|situated|founded|based",
+    re.I,
+)
 
 
 NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(

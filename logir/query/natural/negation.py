@@ -48,7 +48,10 @@ _BOUNDARY = re.compile(
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
-    r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)",
+    r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)"
+    # a new clause with a pronoun subject: "not the Adonis one, it always makes me sad"
+    # (in lower case: "The Heart, She Holler" is a title)
+    r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))",
     re.I,
 )
 # A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
@@ -67,6 +70,18 @@ _ASIDE = re.compile(
 )
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
+#: what sets a stretch of the clause off from the one before it
+_STRETCH_START = re.compile(rf"[,;:]|{DASH}\s")
+
+
+def _stretch_before(text: str, h: _Hit) -> str:
+    """The text before a cue back to the last comma, colon or dash: an auxiliary there belongs
+    to the cue's own stretch ("did Subaru not acknowledge"), one before it does not ("either
+    will do - only not the Adonis one")."""
+    start = 0
+    for m in _STRETCH_START.finditer(text, 0, h.cue_start):
+        start = m.end()
+    return text[start : h.cue_start]
 
 
 @dataclass
@@ -419,7 +434,7 @@ def negations(v: View, b: Builder) -> Clause:
         if h.second:
             parts.append(h.second)
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
-        h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], text[: h.cue_start])
+        h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], _stretch_before(text, h))
         if h.name in EXCLUDING_CUES:
             concepts = [item for c in concepts for item in split_list(c)]
         concepts = [without_article(c) for c in concepts]
