@@ -481,6 +481,7 @@ CASES: list[tuple[str, Query]] = [
         "roles she played, but leaving out any roles from The Heart, She Holler",
         And(T("roles she played"), Not(T("roles from The Heart, She Holler"))),
     ),
+    ("films by nolan, the batman ones don't count", And(T("films by nolan"), Not(T("batman")))),
     # "do not need" after "but" states a property; a participle in a statement is no cue
     (
         "Working groups that require fees but do not need meeting attendance",

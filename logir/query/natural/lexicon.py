@@ -132,6 +132,8 @@ POSTPOSED = (
     r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
     r"|(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+interest\s+(?:me|us)"
     r"(?:\s+in\s+the\s+least|\s+at\s+all)?"
+    # "cricket world cup hosts, england + india dont count"
+    r"|(?:do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t)\s+count"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
@@ -325,7 +327,8 @@ CUES: tuple[Cue, ...] = (
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
-        r"|this|that|needing|already|know|read|seen|covered|needed|least|all)\s*(?:[.;?!),]|$)"
+        r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count)"
+        r"\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s",
     ),
     _cue(
