@@ -59,6 +59,10 @@ SET_CORPORA = {
     "negconstraint6": "negconstraint",
     "excluir6": "excluir",
     "scifact6": "scifact",
+    "comlq8": "comlq",
+    "negconstraint7": "negconstraint",
+    "excluir7": "excluir",
+    "scifact7": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
