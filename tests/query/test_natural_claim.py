@@ -30,6 +30,8 @@ REQUESTS = [
     "Lincoln's relations with his generals, Ulysses S. Grant excluded.",
     "Uses of americium in industry, smoke detectors excepted.",
     "How chips are packaged; the story of who invented them is of no interest to me.",
+    # a question, then a sentence: a request
+    "How do doctors regard alternative medicine? I have no interest in acupuncture.",
 ]
 
 

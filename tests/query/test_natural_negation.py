@@ -482,6 +482,47 @@ CASES: list[tuple[str, Query]] = [
         And(T("roles she played"), Not(T("roles from The Heart, She Holler"))),
     ),
     ("films by nolan, the batman ones don't count", And(T("films by nolan"), Not(T("batman")))),
+    # from the third blind round
+    (
+        "abbey layouts and so on. anything but cluny",
+        And(T("abbey layouts and so on"), Not(T("cluny"))),
+    ),
+    (
+        "where the word came from. she'd prefer nothing on the nazis",
+        And(T("where the word came from"), Not(T("nazis"))),
+    ),
+    (
+        "robots built by engineers, to the exclusion of science fiction",
+        And(T("robots built by engineers"), Not(T("science fiction"))),
+    ),
+    (
+        "a history of the infantry; mechanised infantry may be disregarded.",
+        And(T("a history of the infantry"), Not(T("mechanised infantry"))),
+    ),
+    (
+        "Ismail Khan of Herat, as distinct from the Guantanamo witness",
+        And(T("Ismail Khan of Herat"), Not(T("Guantanamo witness"))),
+    ),
+    (
+        "how the act got passed. the 2008 amendments are out of scope",
+        And(T("how the act got passed"), Not(T("2008 amendments"))),
+    ),
+    (
+        "oscars history - where was it held? not the tv broadcast stuff",
+        And(T("oscars history - where was it held"), Not(T("tv broadcast"))),
+    ),
+    (
+        "alchemy as a spiritual thing... keep jung out of it",
+        And(T("alchemy as a spiritual thing"), Not(T("jung"))),
+    ),
+    (
+        "How do doctors regard alternative medicine? I have no interest in acupuncture.",
+        And(T("How do doctors regard alternative medicine"), Not(T("acupuncture"))),
+    ),
+    (
+        "kickers for my fantasy squad, any1 but raiders guys",
+        And(T("kickers for my fantasy squad"), Not(T("raiders guys"))),
+    ),
     # "do not need" after "but" states a property; a participle in a statement is no cue
     (
         "Working groups that require fees but do not need meeting attendance",

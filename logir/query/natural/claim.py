@@ -36,8 +36,8 @@ def is_claim(text: str) -> bool:
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
         return False
-    if _ITEM_LEFT_OUT.search(stripped):
-        return False
+    if _ITEM_LEFT_OUT.search(stripped) or "?" in stripped:
+        return False  # a request that leaves an item out, or one with a question in it
     doc = nlp.parse_whole(stripped)
     if doc is None:
         return False

@@ -115,7 +115,10 @@ _ALREADY = (
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
     r"(?:is|are)\s+off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
-    r"|(?:can|could)\s+be\s+skipped(?:\s+over)?|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
+    r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped)"
+    r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
+    # "the 2008 amendments act is out of scope", "Impeachment out of scope."
+    r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
     # "the story of who invented them is of no interest to me", "X is not what I search",
     # "assassination can stay out of it", "individualist anarchism I am not needing"
     r"|(?:is|are)\s+of\s+no\s+(?:interest|use)(?:\s+to\s+(?:me|us))?"
@@ -236,7 +239,7 @@ _EXCEPTION_WORDS = (
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
-    r"|exclusive\s+of"
+    r"|exclusive\s+of|to\s+the\s+exclusion\s+of|as\s+distinct\s+from"
 )
 
 SET_ASIDE = re.compile(
@@ -279,7 +282,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere|anyone|anybody|any1)\s+but)\b"
+        # "... and so on. anything but cluny": after a sentence stop too
+        r"|(?<=[^\W\d_])[.?!]\s+(?:anything|everything|anywhere|anyone|anybody|any1)\s+but\b"
         # "hotels anywhere but paris": a place left out
         r"|(?<=[\w.])\s+anywhere\s+but\b"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
@@ -305,7 +310,7 @@ CUES: tuple[Cue, ...] = (
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything|exclusive|anywhere",
+        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -320,16 +325,17 @@ CUES: tuple[Cue, ...] = (
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
-        r"leave\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
+        r"(?:leave|keep)\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side"
         rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just)\s+)"
         r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+to\s+one\s+side\b)",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
-        r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count)"
+        r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
+        r"|disregarded|ignored|dropped)"
         r"\s*(?:[.;?!),]|$)"
-        r"|\bleave\s|\bleaving\s",
+        r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -349,10 +355,10 @@ CUES: tuple[Cue, ...] = (
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
-        r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:use|need)\s+for"
+        r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
         r"|(?:leave|set|put)\s+aside)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
-        r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would",
+        r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -379,6 +385,9 @@ CUES: tuple[Cue, ...] = (
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
         rf"|(?<=\w)(?:\.{{1,3}}|\u2026)\s+|{DASH}\s*|\b(?:with|having|containing)\s+"
+        # "she'd prefer nothing on the nazis"
+        r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
+        r"(?=nothing\s)"
         # typed with no comma after a plural: "tennis players no americans" (not "there is no",
         # "this has no", "yes no")
         rf"|{_AFTER_PLURAL}\s+)"

@@ -71,11 +71,11 @@ _ASIDE = re.compile(
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
 #: what sets a stretch of the clause off from the one before it
-_STRETCH_START = re.compile(rf"[,;:]|{DASH}\s")
+_STRETCH_START = re.compile(rf"[,;:]|[.?!](?=\s)|{DASH}\s")
 
 
 def _stretch_before(text: str, h: _Hit) -> str:
-    """The text before a cue back to the last comma, colon or dash: an auxiliary there belongs
+    """The text before a cue back to the last comma, colon, dash or stop: an auxiliary there belongs
     to the cue's own stretch ("did Subaru not acknowledge"), one before it does not ("either
     will do - only not the Adonis one")."""
     start = 0
