@@ -145,42 +145,15 @@ AFTER_ITEM = (
     r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
 )
 
-#: right after a word that ends in "s" and is no function word ("players", not "is", "has")
-_AFTER_PLURAL = r"(?<=[^\W\d_]s)" + "".join(
-    rf"(?<!\b{w})"
-    for w in (
-        "is",
-        "was",
-        "has",
-        "does",
-        "this",
-        "his",
-        "yes",
-        "us",
-        "its",
-        "as",
-        "thus",
-        "less",
-        "unless",
-        "always",
-        "perhaps",
-        "whereas",
-        "hers",
-        "ours",
-        "yours",
-        "theirs",
-        "says",
-        "means",
-        "needs",
-        "gets",
-        "makes",
-        "takes",
-        "gives",
-        "shows",
-        "leaves",
-        "puts",
-    )
+#: words ending in "s" after which "no" does not exclude ("this has no effect", "yes no")
+_NOT_PLURALS_TEXT = (
+    "is was has does this his yes us its as thus less unless always perhaps whereas hers ours"
+    " yours theirs says means needs gets makes takes gives shows leaves puts"
 )
+_NOT_PLURALS = _NOT_PLURALS_TEXT.split()
+
+#: right after a word that ends in "s" and is none of those ("players", not "is", "has")
+_AFTER_PLURAL = r"(?<=[^\W\d_]s)" + "".join(rf"(?<!\b{w})" for w in _NOT_PLURALS)
 
 #: what "sans" and "bar" must be followed by to leave something out
 _DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
