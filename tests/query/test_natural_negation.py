@@ -523,6 +523,11 @@ CASES: list[tuple[str, Query]] = [
         "kickers for my fantasy squad, any1 but raiders guys",
         And(T("kickers for my fantasy squad"), Not(T("raiders guys"))),
     ),
+    ("beach holidays anywhere outside of europe", And(T("beach holidays"), Not(T("europe")))),
+    (
+        "manor houses for a wedding venue, somewhere outside England",
+        And(T("manor houses for a wedding venue"), Not(T("England"))),
+    ),
     # "do not need" after "but" states a property; a participle in a statement is no cue
     (
         "Working groups that require fees but do not need meeting attendance",

@@ -258,8 +258,8 @@ CUES: tuple[Cue, ...] = (
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         r"|(?<=[^\W\d_])[.?!]\s+(?:anything|everything|anywhere|anyone|anybody|any1)\s+but\b"
-        # "hotels anywhere but paris": a place left out
-        r"|(?<=[\w.])\s+anywhere\s+but\b"
+        # "hotels anywhere but paris", "manor houses somewhere outside England": a place left out
+        r"|(?<=[\w.])\s+anywhere\s+but\b|(?<=[\w.,])\s+(?:somewhere|anywhere)\s+outside(?:\s+of)?\b"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
         rf"|(?:(?<=[.?!:;,])\s*|{DASH}\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
@@ -283,7 +283,7 @@ CUES: tuple[Cue, ...] = (
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct",
+        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere",
     ),
     _cue(
         NEGATION_EXCEPTION,
