@@ -63,6 +63,10 @@ SET_CORPORA = {
     "negconstraint7": "negconstraint",
     "excluir7": "excluir",
     "scifact7": "scifact",
+    "comlq9": "comlq",
+    "negconstraint8": "negconstraint",
+    "excluir8": "excluir",
+    "scifact8": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
