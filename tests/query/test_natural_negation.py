@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from logir.query import And, Not, Query, is_purely_negative
+from logir.query import And, Not, Or, Query, is_purely_negative
 from logir.query.natural import decompose
 from tests.query.natural_cases import T, q
 
@@ -527,6 +527,60 @@ CASES: list[tuple[str, Query]] = [
     (
         "manor houses for a wedding venue, somewhere outside England",
         And(T("manor houses for a wedding venue"), Not(T("England"))),
+    ),
+    # from the fourth blind round
+    (
+        "constellations in other cultures (chinese, polynesian)? leave out the greek myth",
+        And(T("constellations in other cultures (chinese, polynesian)"), Not(T("greek myth"))),
+    ),
+    (
+        "the campaign of 1776; Saratoga lies outside the present inquiry.",
+        And(T("the campaign of 1776"), Not(T("Saratoga"))),
+    ),
+    (
+        "how the engine worked (cards, mill)? dont need the lovelace angle",
+        And(T("how the engine worked (cards, mill)"), Not(T("lovelace"))),
+    ),
+    (
+        "his views on religion? please nothing about his economics",
+        And(T("his views on religion"), Not(T("economics"))),
+    ),
+    (
+        "landmarks of the campus. I should be grateful if sport were left out entirely.",
+        And(T("landmarks of the campus"), Not(T("sport"))),
+    ),
+    (
+        "uses of argon for a lesson - its place in the periodic table is already covered",
+        And(T("uses of argon for a lesson"), Not(T("place in the periodic table"))),
+    ),
+    (
+        "accordions - though I confess the workings of its bellows hold no interest for me.",
+        And(T("accordions"), Not(T("workings of its bellows"))),
+    ),
+    (
+        "shows abroad, but nothing in the states pls",
+        And(T("shows abroad"), Not(T("states"))),
+    ),
+    (
+        "notes on painters and would ask that American artists be left out.",
+        And(T("notes on painters"), Not(T("American artists"))),
+    ),
+    (
+        "brain structure in athletes - leave the concussion papers out",
+        And(T("brain structure in athletes"), Not(T("concussion papers"))),
+    ),
+    (
+        "places in india - temples and churches off the list",
+        And(T("places in india"), Not(T("temples")), Not(T("churches"))),
+    ),
+    (
+        "rivers or lakes, though I'd prefer to leave the Australian ones aside.",
+        And(Or(T("rivers"), T("lakes")), Not(T("Australian"))),
+    ),
+    # "that ... removed" in a question is no cue
+    (
+        "What court declared that land would be forfeited if too little bush was removed?",
+        T("What court declared that land would be forfeited if too little bush was removed?"),
     ),
     # "do not need" after "but" states a property; a participle in a statement is no cue
     (

@@ -137,6 +137,15 @@ POSTPOSED = (
     r"(?:\s+in\s+the\s+least|\s+at\s+all)?"
     # "cricket world cup hosts, england + india dont count"
     r"|(?:do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t)\s+count"
+    # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
+    # covered", "temples and churches off the list", "(if) sport and athletics were left out
+    # entirely", "the workings of its bellows hold no interest for me"
+    r"|(?:lie|lies|fall|falls)\s+outside\s+(?:the\s+|this\s+|my\s+)?(?:present\s+)?"
+    r"(?:inquiry|enquiry|scope|question|brief)"
+    r"|(?:is|are|was|were)\s+already\s+(?:covered|done|dealt\s+with)"
+    r"|(?:(?:is|are)\s+)?off\s+the\s+list"
+    r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
+    r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
@@ -292,21 +301,31 @@ CUES: tuple[Cue, ...] = (
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
         # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
         # S. Grant excluded")
-        rf"(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*"
-        r"|(?<=\w)(?:\.{1,3}|\u2026|[?!]+)\s+)"
+        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*"
+        r"|(?<=[\w)\]])(?:\.{1,3}|\u2026|[?!]+)\s+)"
+        # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
+        # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
+        r"(?:(?:though|although)\s+(?:i\s+(?:confess|admit|must\s+say)\s+"
+        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?leave\s+)?"
+        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+)?"
+        r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
+        r"\s+)"
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
-        r"|(?:,\s*|(?<=\w)(?:\.{1,3}|\u2026)\s*|\b(?:but|and|please|just)\s+"
+        rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
         r"(?:leave|keep)\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
-        # "leave the King Arthur angle to one side", "leaving MDM2 to one side"
-        rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just)\s+)"
-        r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+to\s+one\s+side\b)",
+        # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
+        # prefer to leave the Australian ones aside"
+        rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
+        r"(?:(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?)?"
+        r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+(?:to\s+one\s+side|aside)\s*(?:[.;?!),]|$))",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
-        r"|disregarded|ignored|dropped)"
+        r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
+        r"|altogether|completely|excluded|omitted)"
         r"\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
@@ -314,7 +333,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_REFRAIN,
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
         r"refrain(?:ing)?\s+from\b"
-        rf"|(?:^|[,;(]\s*|(?<=\w)(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
+        rf"|(?:^|[,;(]\s*|(?<=[\w)\]])(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         # "though I should prefer to leave aside X", "I'd rather skip X", "I would be grateful if
@@ -337,7 +356,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_REFRAIN,
         # ", dont need the bretton woods origin story": set off, with no subject ("I don't need"
         # is a dislike; "but do not need meeting attendance" states a property)
-        rf"(?:[,;(]\s*|(?<=\w)(?:\.{{1,3}}|\u2026|[.?!]+)\s*|{DASH}\s*)(?:please\s+|just\s+)?"
+        rf"(?:[,;(]\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[.?!]+)\s*|{DASH}\s*)(?:please\s+|just\s+)?"
         r"(?:do\s+not|don['\u2019]?t)\s+need(?:\s+to\s+(?:know|hear|read)(?:\s+about)?)?\b",
         key="need",
     ),
@@ -357,7 +376,7 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
-        rf"|(?<=\w)(?:\.{{1,3}}|\u2026)\s+|{DASH}\s*|\b(?:with|having|containing)\s+"
+        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+)?|{DASH}\s*|\b(?:with|having|containing)\s+"
         # "she'd prefer nothing on the nazis"
         r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
         r"(?=nothing\s)"
@@ -366,7 +385,7 @@ CUES: tuple[Cue, ...] = (
         rf"|{_AFTER_PLURAL}\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
-        r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|regarding"
+        r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|in|regarding"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+)(?=[^\W\d_])",
         "no",
