@@ -164,6 +164,10 @@ _NOT_PLURALS = _NOT_PLURALS_TEXT.split()
 #: right after a word that ends in "s" and is none of those ("players", not "is", "has")
 _AFTER_PLURAL = r"(?<=[^\W\d_]s)" + "".join(rf"(?<!\b{w})" for w in _NOT_PLURALS)
 
+#: "I'd prefer to", "we would rather": what follows is what the writer would sooner do ("leave
+#: aside X", "skip X")
+_PREFER_TO = r"(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?"
+
 #: what "sans" and "bar" must be followed by to leave something out
 _DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
 
@@ -306,7 +310,7 @@ CUES: tuple[Cue, ...] = (
         # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
         r"(?:(?:though|although)\s+(?:i\s+(?:confess|admit|must\s+say)\s+"
-        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?leave\s+)?"
+        rf"|{_PREFER_TO}leave\s+)?"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
@@ -318,14 +322,14 @@ CUES: tuple[Cue, ...] = (
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
         # prefer to leave the Australian ones aside"
         rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
-        r"(?:(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?)?"
+        rf"(?:{_PREFER_TO})?"
         r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+(?:to\s+one\s+side|aside)\s*(?:[.;?!),]|$))",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
-        r"|altogether|completely|excluded|omitted)"
+        r"|altogether|completely)"
         r"\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
@@ -338,7 +342,7 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         # "though I should prefer to leave aside X", "I'd rather skip X", "I would be grateful if
         # you could leave aside X"
-        r"(?:(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s+(?:to\s+)?"
+        rf"(?:{_PREFER_TO}"
         r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+be\s+(?:grateful|glad|thankful)\s+)?"
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"

@@ -71,7 +71,7 @@ _ASIDE = re.compile(
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
 #: what sets a stretch of the clause off from the one before it
-_STRETCH_START = re.compile(rf"[,;:]|[.?!](?=\s)|{DASH}\s")
+_STRETCH_START = re.compile(rf"{_FRONTED_END.pattern}|[.?!](?=\s)")
 
 
 def _stretch_before(text: str, h: _Hit) -> str:
