@@ -748,6 +748,14 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("spy novels set in Berlin but not during the Cold War", "negation:but-not"),
         ("What defect did Subaru not acknowledge?", "negation:predicate"),
         ("electric cars that are not made by Tesla", "negation:copula"),
+        # "never" with a copula tells a thing's history; "anymore" a change; an adverb between
+        # the negation and its participle leaves the participle to decide
+        ("Australian cities that were never convict settlements", "negation:predicate"),
+        ("VC recipients who were never officers", "negation:predicate"),
+        ("constellations that arent one of the 88 official ones anymore", "negation:predicate"),
+        ("film directors who aren't alive any longer", "negation:predicate"),
+        ("manhattan skyscrapers that were never actually built", "negation:predicate"),
+        ("bridges that are not actually built by the state", "negation:copula"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

@@ -500,6 +500,7 @@ _COPULA = re.compile(
 
 
 _ATTACHED = re.compile(r"\b(?:that|which|who|but|yet)\b", re.I)
+_NEVER = re.compile(r"\bnever\b", re.I)
 
 
 def verbal_kind(cue_text: str, attached: bool = False) -> str:
@@ -511,8 +512,8 @@ def verbal_kind(cue_text: str, attached: bool = False) -> str:
     (:data:`NEGATION_PREDICATE`), and so does the copula of a main clause (``CHEK2 is not
     associated with cancer``): a claim, not a constraint. ``attached``: the cue is known to
     describe a noun (a list item under a ``that:`` header)."""
-    if not _COPULA.search(cue_text):
-        return NEGATION_PREDICATE
+    if not _COPULA.search(cue_text) or _NEVER.search(cue_text):
+        return NEGATION_PREDICATE  # "cities that were never convict settlements": their history
     return NEGATION_COPULA if attached or _ATTACHED.search(cue_text) else NEGATION_PREDICATE
 
 
@@ -556,7 +557,11 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
         return NEGATION_DONT_MENTION  # "dishes that don't contain meat": without meat
     if name not in _OPEN_KINDS:
         return name
+    if _NO_LONGER.search(negated):
+        return NEGATION_PREDICATE  # "constellations that aren't official ones anymore": a change
     first = _WORD_AT.match(negated)
+    while first is not None and _HEDGE.fullmatch(first.group(1)):
+        first = _WORD_AT.match(negated, first.end())  # "never actually built": "built" decides
     if first is None:
         return name
     word = first.group(1)
@@ -578,6 +583,14 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
 
 
 _MADE_OF = re.compile(MADE_OF, re.I)
+_NO_LONGER = re.compile(r"\b(?:any\s*more|any\s+longer)\b", re.I)
+#: adverbs between a negation and the word that decides its kind ("were never actually built")
+_HEDGE = re.compile(
+    r"actually|really|ever|officially|formally|originally|technically|directly|widely|commonly"
+    r"|usually|typically|generally|traditionally|historically|legally|publicly|properly|truly"
+    r"|strictly|primarily|mainly|largely|still|yet|even|also",
+    re.I,
+)
 _MADE_IN = re.compile(
     r"made|produced|filmed|shot|manufactured|brewed|grown|built|recorded|printed|located"
     r"|situated|founded|based",
