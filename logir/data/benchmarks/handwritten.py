@@ -67,6 +67,11 @@ SET_CORPORA = {
     "negconstraint8": "negconstraint",
     "excluir8": "excluir",
     "scifact8": "scifact",
+    "nevir1": "nevir",
+    "nevir2": "nevir",
+    "comlq10": "comlq",
+    "negconstraint9": "negconstraint",
+    "scifact9": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
