@@ -231,7 +231,11 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         if not fired:
             why = "the negation states a property, no exclusion cue"
             return Plan("flat", text, logical_form=form, why=why)
-        if ENTITY_QUESTION.match(text) and not cues.SET_ASIDE.search(text):
+        if (
+            ENTITY_QUESTION.match(text)
+            and not cues.SET_ASIDE.search(text)
+            and not _negation_after_question(text)
+        ):
             why = "an entity-seeking question: its negation constrains the answer"
             return Plan("flat", text, logical_form=form, why=why)
         if is_claim(text):
@@ -257,6 +261,23 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     return Plan(
         "exclude", text, positive, negated, form, why, tuple(fired), besides, keyword, named, short
     )
+
+
+#: the first question mark(s) of a text, with more text after them
+_QUESTION_END = re.compile(r"\?+\s*(?=\S)")
+
+
+def _negation_after_question(text: str) -> bool:
+    """Whether a question's negation comes only after it, in a sentence of its own ("who were
+    the puritans?? not the sex and marriage part"): it leaves a topic out of the passages, not
+    a kind of answer out of the question."""
+    from logir.query import negated_terms
+    from logir.query.reading import read
+
+    end = _QUESTION_END.search(text)
+    if end is None:
+        return False
+    return not negated_terms(read(text[: end.start() + 1], "natural").query)
 
 
 class Exclusion(Composer):

@@ -37,8 +37,14 @@ def test_plan_follows_the_policy() -> None:
         "Which rivers flow through Germany, apart from the Rhine and the Danube?",
         "Who, besides John Field, promoted Presbyterianism?",
         "Which film did she design costumes for, but not including Michael Collins?",
+        # ... or the negation comes in a sentence of its own after the question
+        "who were the puritans?? not the sex and marriage part",
+        "Who painted the Mona Lisa? Not interested in the theft.",
     ):
         assert plan_query(text, "cues").kind == "exclude", text
+    assert plan_query("Which rivers flow through Germany but not France? Thanks", "cues").kind == (
+        "flat"
+    )
     assert plan_query("In 2010, films by Nolan other than Inception", "cues").kind == "exclude"
     assert plan_query("symptoms of strep throat", "always").kind == "flat"
     assert plan_query('"a" AND NOT "b"', "never").kind == "flat"

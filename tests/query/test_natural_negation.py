@@ -611,6 +611,49 @@ CASES: list[tuple[str, Query]] = [
         And(T("Imbolc traditions"), Not(T("neopagans"))),
     ),
     ("buildings by Pei but not after 1990", T("buildings by Pei but not after 1990")),
+    # session 19's blind sets: an initial inside "leave X out", "nothin abt", "is outside the
+    # scope of", a hyphenated item before its cue, "she is not interested in", ", dont want X",
+    # "isn't needed", "doesnt matter to me", "need not be included"; a spaced dash ends the
+    # clause its participle closes ("how ink was made - ...")
+    (
+        "civil war campaigns, but leave Ulysses S. Grant out of it",
+        And(T("civil war campaigns"), Not(T("Ulysses S. Grant"))),
+    ),
+    (
+        "marilyn monroe stuff but nothin abt the misfits pls",
+        And(T("marilyn monroe stuff"), Not(T("misfits"))),
+    ),
+    (
+        "Amphibian biology; metamorphosis is outside the scope of this enquiry.",
+        And(T("Amphibian biology"), Not(T("metamorphosis"))),
+    ),
+    (
+        "attacks on AES. Side-channel attacks are not of interest to me.",
+        And(T("attacks on AES"), Not(T("Side-channel attacks"))),
+    ),
+    (
+        "the history of how ink was made - she is not interested in india ink",
+        And(T("the history of how ink was made"), Not(T("india ink"))),
+    ),
+    (
+        "aspect ratio examples (screens, shapes), dont want paper sizes",
+        And(T("aspect ratio examples (screens, shapes)"), Not(T("paper sizes"))),
+    ),
+    (
+        "integrin structure -- the blood clotting stuff isn't needed",
+        And(T("integrin structure"), Not(T("blood clotting"))),
+    ),
+    (
+        "agnosticism in greece. huxley coining the word doesnt matter to me",
+        And(T("agnosticism in greece"), Not(T("huxley coining the word"))),
+    ),
+    (
+        "Toll-like receptors in human disease; sepsis need not be included.",
+        And(T("Toll-like receptors in human disease"), Not(T("sepsis"))),
+    ),
+    ("hotels near the beach, where dogs can go", T("hotels near the beach, where dogs can go")),
+    # a chat word after the item is no part of it
+    ("kpop groups, not bts lol", And(T("kpop groups"), Not(T("bts")))),
     # what a thing is made of is left out, like what it contains (a passive agent too)
     ("blue cheeses that aren't made from cow's milk", And(T("blue cheeses"), Not(T("cow's milk")))),
     ("beers that aren't brewed with barley", And(T("beers"), Not(T("barley")))),

@@ -140,12 +140,21 @@ POSTPOSED = (
     # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
     # covered", "temples and churches off the list", "(if) sport and athletics were left out
     # entirely", "the workings of its bellows hold no interest for me"
-    r"|(?:lie|lies|fall|falls)\s+outside\s+(?:the\s+|this\s+|my\s+)?(?:present\s+)?"
-    r"(?:inquiry|enquiry|scope|question|brief)"
+    r"|(?:lie|lies|fall|falls|is|are)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:present\s+)?"
+    r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:inquiry|enquiry"
+    r"|question|search|request|project|review))?"
     r"|(?:is|are|was|were)\s+already\s+(?:covered|done|dealt\s+with)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
+    # "side-channel attacks are not of interest to me", "the clotting stuff isn't needed",
+    # "huxley coining the word doesnt matter to me"
+    r"|(?:is|are)\s+not\s+of\s+(?:any\s+|much\s+)?interest(?:\s+to\s+(?:me|us))?"
+    r"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+needed"
+    r"|(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+matter(?:\s+to\s+(?:me|us))?"
+    r"(?:\s+at\s+all|\s+much)?"
+    # "sepsis need not be included"
+    r"|(?:need\s+not|needn['\u2019]?t)\s+be\s+(?:included|covered|mentioned|considered|discussed)"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
@@ -314,21 +323,23 @@ CUES: tuple[Cue, ...] = (
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
-        rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)){{1,60}}?\s+(?:{AFTER_ITEM}"
+        rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
-        r"(?:leave|keep)\s+(?=[^,;.?!()]{1,60}?\s+out\b)"
+        r"(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+out\b)"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
         # prefer to leave the Australian ones aside"
         rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
         rf"(?:{_PREFER_TO})?"
-        r"leav(?:e|ing)\s+(?=[^,;.?!()]{1,60}?\s+(?:to\s+one\s+side|aside)\s*(?:[.;?!),]|$))",
+        r"leav(?:e|ing)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
+        r"\s*(?:[.;?!),]|$))",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
+        r"|search|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely)"
         r"\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
@@ -361,8 +372,8 @@ CUES: tuple[Cue, ...] = (
         # ", dont need the bretton woods origin story": set off, with no subject ("I don't need"
         # is a dislike; "but do not need meeting attendance" states a property)
         rf"(?:[,;(]\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[.?!]+)\s*|{DASH}\s*)(?:please\s+|just\s+)?"
-        r"(?:do\s+not|don['\u2019]?t)\s+need(?:\s+to\s+(?:know|hear|read)(?:\s+about)?)?\b",
-        key="need",
+        r"(?:do\s+not|don['\u2019]?t)\s+(?:need|want)(?:\s+to\s+(?:know|hear|read)(?:\s+about)?)?\b",
+        key="need|want",
     ),
     _cue(
         NEGATION_NOTHING_ABOUT,
@@ -383,17 +394,17 @@ CUES: tuple[Cue, ...] = (
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+)?|{DASH}\s*|\b(?:with|having|containing)\s+"
         # "she'd prefer nothing on the nazis"
         r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
-        r"(?=nothing\s)"
+        r"(?=nothin(?:g|['\u2019])?\s)"
         # typed with no comma after a plural: "tennis players no americans" (not "there is no",
         # "this has no", "yes no")
         rf"|{_AFTER_PLURAL}\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
-        r"|nothing\s+(?:with|containing|involving|made\s+with|made\s+from|about|on|in|regarding"
+        r"|nothin(?:g|['\u2019])?\s+(?:with|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+)(?=[^\W\d_])",
         "no",
-        key=r"\bno\s|\bnothing\s",
+        key=r"\bno\s|\bnothin(?:g|['\u2019])?\s",
     ),
     _cue(
         NEGATION_MINUS,
@@ -415,7 +426,8 @@ CUES: tuple[Cue, ...] = (
         rf"(?:(?:^|[,;.?!(])\s*|{DASH}\s*"
         r"|\b(?:but|and|although|though|while|whereas)\s+)"
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
-        r"|we\s+are)\s+)?not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered)\s+"
+        r"|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)|they(?:\s+are|\s*['\u2019]re))\s+)?"
+        r"not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered)\s+"
         r"(?:in|about|with|by))\b"
         # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
         # 1990": the subject must be there)

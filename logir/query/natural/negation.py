@@ -292,6 +292,9 @@ def clean_negated(v: View) -> View:
     comment after it (", as I have read about those"), and the words that only point back at the
     query ("mRNA ones", "stomach related")."""
     v = v.trim()
+    chat = _CHAT_TAIL.search(v.text)
+    if chat and chat.start() > 0:  # "those lol": a chat word says nothing of the topic
+        v = v.cut(0, chat.start()).trim()
     aside = NEG_ASIDE.search(v.text)
     if aside and has_content(v.text[: aside.start()]):
         v = v.cut(0, aside.start()).trim()
@@ -307,6 +310,9 @@ def clean_negated(v: View) -> View:
         if v.text == before:
             break
     return v
+
+
+_CHAT_TAIL = re.compile(r"(?:\s+(?:lol|lmao|haha+|pls|plz|thx|thanks|tbh|imo))+\s*$", re.I)
 
 
 def without_article(v: View) -> View:
@@ -514,6 +520,8 @@ def _cut_after(v: View, positive: View, cuts: list[tuple[int, int]]) -> bool:
         nxt += 1
     if nxt < len(v.text) and v.text[nxt] in ",;:":
         return False  # "... made, excluding X": the word ends a clause of its own
+    if v.text.startswith(("- ", "-- ", "\u2013", "\u2014"), nxt):
+        return False  # "how ink was made - not india ink": so does a spaced dash
     return any(s <= nxt and last < s for s, _ in cuts)
 
 
