@@ -111,6 +111,9 @@ _ALREADY = (
     r"(?:about|on)\s+)"
 )
 
+#: "does not", "don't" and the like, as typed ("doesnt interest me", "dont count")
+_DOES_NOT = r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)"
+
 #: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
@@ -119,9 +122,11 @@ POSTPOSED = (
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
-    # "the story of who invented them is of no interest to me", "X is not what I search",
-    # "assassination can stay out of it", "individualist anarchism I am not needing"
-    r"|(?:is|are)\s+of\s+no\s+(?:interest|use)(?:\s+to\s+(?:me|us))?"
+    # "the story of who invented them is of no interest to me", "side-channel attacks are not of
+    # interest to me", "X is not what I search", "assassination can stay out of it",
+    # "individualist anarchism I am not needing"
+    r"|(?:is|are)\s+(?:of\s+no\s+(?:interest|use)|not\s+of\s+(?:any\s+|much\s+)?interest)"
+    r"(?:\s+to\s+(?:me|us))?"
     r"|(?:is|are)\s+not\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after)"
     r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
@@ -129,14 +134,15 @@ POSTPOSED = (
     # "Alfonso the Battler I know well enough already", "the basics we already know"
     r"|(?:i|we)(?:\s+already\s+know|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
     r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered))"
-    # "paraquat cases are not needed", "the ski and tourist things i dont want", "his quarrel
-    # with Sartre doesn't interest me in the least"
-    r"|(?:(?:is|are)\s+)?not\s+needed"
+    # "paraquat cases are not needed", "the clotting stuff isn't needed", "the ski and tourist
+    # things i dont want", "his quarrel with Sartre doesn't interest me in the least", "huxley
+    # coining the word doesnt matter to me"
+    r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+needed"
     r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
-    r"|(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+interest\s+(?:me|us)"
-    r"(?:\s+in\s+the\s+least|\s+at\s+all)?"
+    rf"|{_DOES_NOT}\s+interest\s+(?:me|us)(?:\s+in\s+the\s+least|\s+at\s+all)?"
+    rf"|{_DOES_NOT}\s+matter(?:\s+to\s+(?:me|us))?(?:\s+at\s+all|\s+much)?"
     # "cricket world cup hosts, england + india dont count"
-    r"|(?:do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t)\s+count"
+    rf"|{_DOES_NOT}\s+count"
     # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
     # covered", "temples and churches off the list", "(if) sport and athletics were left out
     # entirely", "the workings of its bellows hold no interest for me"
@@ -147,12 +153,6 @@ POSTPOSED = (
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
-    # "side-channel attacks are not of interest to me", "the clotting stuff isn't needed",
-    # "huxley coining the word doesnt matter to me"
-    r"|(?:is|are)\s+not\s+of\s+(?:any\s+|much\s+)?interest(?:\s+to\s+(?:me|us))?"
-    r"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+needed"
-    r"|(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)\s+matter(?:\s+to\s+(?:me|us))?"
-    r"(?:\s+at\s+all|\s+much)?"
     # "sepsis need not be included"
     r"|(?:need\s+not|needn['\u2019]?t)\s+be\s+(?:included|covered|mentioned|considered|discussed)"
 )
@@ -717,6 +717,10 @@ POLITE_TAIL = re.compile(
     re.I,
 )
 """Politeness after the query proper: ``... besides bach? thanks``."""
+
+CHAT_TAIL = re.compile(r"(?:\s+(?:lol|lmao|haha+|pls|plz|thx|thanks|tbh|imo))+\s*$", re.I)
+"""Chat words after an excluded item, no part of it (``not the astros lol``); the query's own
+sign-off is :data:`POLITE_TAIL`'s."""
 
 
 def lead_stripped(v: View) -> View:

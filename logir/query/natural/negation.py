@@ -12,6 +12,7 @@ from logir.query.natural.build import Builder
 from logir.query.natural.lexicon import (
     AFTER_ITEM,
     AUX,
+    CHAT_TAIL,
     CONJUNCTION_PROPERTIES,
     CUES,
     DASH,
@@ -292,7 +293,7 @@ def clean_negated(v: View) -> View:
     comment after it (", as I have read about those"), and the words that only point back at the
     query ("mRNA ones", "stomach related")."""
     v = v.trim()
-    chat = _CHAT_TAIL.search(v.text)
+    chat = CHAT_TAIL.search(v.text)
     if chat and chat.start() > 0:  # "those lol": a chat word says nothing of the topic
         v = v.cut(0, chat.start()).trim()
     aside = NEG_ASIDE.search(v.text)
@@ -310,9 +311,6 @@ def clean_negated(v: View) -> View:
         if v.text == before:
             break
     return v
-
-
-_CHAT_TAIL = re.compile(r"(?:\s+(?:lol|lmao|haha+|pls|plz|thx|thanks|tbh|imo))+\s*$", re.I)
 
 
 def without_article(v: View) -> View:
