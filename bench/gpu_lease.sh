@@ -7,12 +7,17 @@
 #   ASSETS holds: minilm.tar.xz and splade.tar.xz (the base models' folders, weights as
 #   model.fp16.safetensors: bench/model_parts.py widens them), train-data.tar.xz (nevir-train, excluir-train), test-data.tar.xz (test dataset folders),
 #   pairs.json.xz (the recorded reader table). Wheels in .whl/ are installed first if present.
-#   KINDS (default "reader dense splade snrelu"), DENSE_EVAL (datasets; default nevir
-#   negconstraint excluir boolquestions), SPLADE_EVAL (default nevir negconstraint), TRAIN_TIMEOUT (seconds per trainer; default 300), TRAIN_ARGS (more trainer
-#   options, after the recipe's: a quick trial on a CPU, e.g. "--max-steps 2 --batch-size 4").
+#   KINDS (default "reader dense splade snrelu"; bench/train.sh's names), DENSE_EVAL (datasets;
+#   default nevir negconstraint excluir boolquestions), DENSE_SYSTEMS (run with the trained
+#   dense model and its base; default "dense dense:auto hybrid hybrid:auto"), SPLADE_EVAL
+#   (default nevir negconstraint), TRAIN_TIMEOUT (seconds per trainer; default 300), EVAL_TIMEOUT
+#   (seconds per evaluation; default 150), EVAL_ARGS (more `logir eval` options, e.g. "--limit
+#   5"), BRING_BACK (the trained model whose weights come back; default reader), TRAIN_ARGS (more
+#   trainer options, after the recipe's: a quick trial on a CPU, e.g. "--max-steps 2 --batch-size 4").
+#   Readers (reader, nreader) are also scored alone on NevIR's pairs (bench/reader_pairwise.py).
 # Seen on one H200 (BENCHMARKS.md, "Learned logic on one H200"): the four trainers side by side
 # took 183-263 s. Writes OUT/results.tar.gz (logs, eval JSON, model metadata, table scores) and
-# OUT/reader/model.fp16.safetensors.partN (bench/model_parts.py join puts the reader back).
+# OUT/MODEL/model.fp16.safetensors.partN (bench/model_parts.py join puts the model back).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT}
@@ -21,7 +26,7 @@ PY=${PYTHON:-python3}
 read -r -a kinds <<< "${KINDS:-reader dense splade snrelu}"
 read -r -a dense_eval <<< "${DENSE_EVAL:-nevir negconstraint excluir boolquestions}"
 read -r -a splade_eval <<< "${SPLADE_EVAL:-nevir negconstraint}"
-declare -A BASE=([reader]=minilm [dense]=minilm [splade]=splade [snrelu]=splade)
+declare -A BASE=([reader]=minilm [nreader]=minilm [dense]=minilm [splade]=splade [snrelu]=splade)
 declare -A FOLDER=([nevir]=nevir [negconstraint]=negconstraint [excluir]=excluir
   [boolquestions]=boolquestions-not [scifact]=scifact [comlq]=comlq)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
@@ -35,11 +40,12 @@ pack() {
   for kind in "${kinds[@]}"; do
     [ -f "runs/train/$kind/logir.json" ] && cp "runs/train/$kind/logir.json" "$R/$kind.logir.json"
   done
-  if [ -f runs/train/reader/model.safetensors ] && [ -f runs/train/reader/logir.json ]; then
-    "$PY" bench/model_parts.py narrow runs/train/reader /tmp/reader-parts --part-mb 16 >> "$R/lease.log" 2>&1
-    mkdir -p "$OUT/reader" "$R/reader"
-    mv /tmp/reader-parts/model.fp16.safetensors.part* "$OUT/reader/"
-    cp -r /tmp/reader-parts/. "$R/reader/"
+  local back=${BRING_BACK:-reader}
+  if [ -f "runs/train/$back/model.safetensors" ] && [ -f "runs/train/$back/logir.json" ]; then
+    "$PY" bench/model_parts.py narrow "runs/train/$back" "/tmp/$back-parts" --part-mb 16 >> "$R/lease.log" 2>&1
+    mkdir -p "$OUT/$back" "$R/$back"
+    mv "/tmp/$back-parts"/model.fp16.safetensors.part* "$OUT/$back/"
+    cp -r "/tmp/$back-parts/." "$R/$back/"
   fi
   tar czf "$OUT/results.tar.gz" -C "$OUT" results && rm -rf "$R"
 }
@@ -75,22 +81,32 @@ if [ -f runs/train/reader/logir.json ] && [ -f "$ASSETS/pairs.json.xz" ]; then
   timeout "${EVAL_TIMEOUT:-150}" "$PY" bench/reader_table.py score --reader runs/train/reader --pairs "$ASSETS/pairs.json.xz" \
     --out "$R/scores.npy" > "$R/score.log" 2>&1 &
 fi
-evaluate() {  # RETRIEVER OPTION MODEL DATASET: one flat system on a test split
-  local name; name=$(basename "$3")
-  timeout "${EVAL_TIMEOUT:-150}" "$PY" -c "from logir.cli import main; main()" eval "$4" --data "/tmp/data/${FOLDER[$4]}" \
-    --split logir-test -s "$1" "$2" "$3" -m nDCG@10 -m MRR@10 -m R@100 \
-    --out "$R/$1-$4-$name.json" --markdown --quiet > "$R/$1-$4-$name.md" 2>&1
+for kind in reader nreader; do  # a reader alone on NevIR's pairs, its own measure
+  [ -f "runs/train/$kind/logir.json" ] || continue
+  for split in all logir-test; do
+    timeout "${EVAL_TIMEOUT:-150}" "$PY" bench/reader_pairwise.py --reader "runs/train/$kind" \
+      --data /tmp/data/nevir --split "$split" --out "$R/pairwise-$kind-$split.json" >> "$R/pairwise.log" 2>&1
+  done &
+done
+evaluate() {  # RETRIEVER_OPTION MODEL DATASET SYSTEM...: systems on a test split
+  local option=$1 model=$2 ds=$3 name; shift 3; name=$(basename "$model")
+  local systems=(); for s in "$@"; do systems+=(-s "$s"); done
+  timeout "${EVAL_TIMEOUT:-150}" "$PY" -c "from logir.cli import main; main()" eval "$ds" --data "/tmp/data/${FOLDER[$ds]}" \
+    --split logir-test "${systems[@]}" "$option" "$model" ${EVAL_ARGS:-} \
+    --out "$R/$ds-$name.json" --markdown --quiet > "$R/$ds-$name.md" 2>&1
 }
-for ds in "${dense_eval[@]}"; do  # one background job per dataset: base, then trained
+read -r -a dense_systems <<< "${DENSE_SYSTEMS:-dense dense:auto hybrid hybrid:auto}"
+export OMP_NUM_THREADS=${EVAL_THREADS:-2}  # one background job per dataset and model
+for ds in "${dense_eval[@]}"; do
   [ -f runs/train/dense/logir.json ] || break
-  ( for model in /tmp/base/base-minilm runs/train/dense; do evaluate dense --model "$model" "$ds"; done ) &
+  for model in runs/train/dense /tmp/base/base-minilm; do
+    evaluate --model "$model" "$ds" "${dense_systems[@]}" &
+  done
 done
 for ds in "${splade_eval[@]}"; do
-  (
-    for model in /tmp/base/base-splade runs/train/splade runs/train/snrelu; do
-      [ -f "$model/config.json" ] && evaluate splade --splade-model "$model" "$ds"
-    done
-  ) &
+  for model in runs/train/splade runs/train/snrelu /tmp/base/base-splade; do
+    [ -f "$model/config.json" ] && evaluate --splade-model "$model" "$ds" splade &
+  done
 done
 wait
 say "done"
