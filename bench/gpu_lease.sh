@@ -10,7 +10,8 @@
 #   KINDS (default "reader dense splade snrelu"; bench/train.sh's names), DENSE_EVAL (datasets;
 #   default nevir negconstraint excluir boolquestions), DENSE_SYSTEMS (run with the trained
 #   dense model and its base; default "dense dense:auto hybrid hybrid:auto"), SPLADE_EVAL
-#   (default nevir negconstraint), TRAIN_TIMEOUT (seconds per trainer; default 300), EVAL_TIMEOUT
+#   (default nevir negconstraint), DENSE_MODELS and SPLADE_MODELS (the model folders evaluated;
+#   default the trained dense, splade and snrelu and their bases), TRAIN_TIMEOUT (seconds per trainer; default 300), EVAL_TIMEOUT
 #   (seconds per evaluation; default 150), EVAL_ARGS (more `logir eval` options, e.g. "--limit
 #   5"), BRING_BACK (the trained model whose weights come back; default reader), TRAIN_ARGS (more
 #   trainer options, after the recipe's: a quick trial on a CPU, e.g. "--max-steps 2 --batch-size 4").
@@ -26,7 +27,8 @@ PY=${PYTHON:-python3}
 read -r -a kinds <<< "${KINDS:-reader dense splade snrelu}"
 read -r -a dense_eval <<< "${DENSE_EVAL:-nevir negconstraint excluir boolquestions}"
 read -r -a splade_eval <<< "${SPLADE_EVAL:-nevir negconstraint}"
-declare -A BASE=([reader]=minilm [nreader]=minilm [dense]=minilm [splade]=splade [snrelu]=splade)
+declare -A BASE=([reader]=minilm [nreader]=minilm [dense]=minilm [ndense]=minilm [splade]=splade
+  [snrelu]=splade [nsplade]=splade [nsnrelu]=splade)
 declare -A FOLDER=([nevir]=nevir [negconstraint]=negconstraint [excluir]=excluir
   [boolquestions]=boolquestions-not [scifact]=scifact [comlq]=comlq)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
@@ -97,14 +99,15 @@ evaluate() {  # RETRIEVER_OPTION MODEL DATASET SYSTEM...: systems on a test spli
 }
 read -r -a dense_systems <<< "${DENSE_SYSTEMS:-dense dense:auto hybrid hybrid:auto}"
 export OMP_NUM_THREADS=${EVAL_THREADS:-2}  # one background job per dataset and model
+read -r -a dense_models <<< "${DENSE_MODELS:-runs/train/dense /tmp/base/base-minilm}"
+read -r -a splade_models <<< "${SPLADE_MODELS:-runs/train/splade runs/train/snrelu /tmp/base/base-splade}"
 for ds in "${dense_eval[@]}"; do
-  [ -f runs/train/dense/logir.json ] || break
-  for model in runs/train/dense /tmp/base/base-minilm; do
-    evaluate --model "$model" "$ds" "${dense_systems[@]}" &
+  for model in "${dense_models[@]}"; do
+    [ -f "$model/config.json" ] && evaluate --model "$model" "$ds" "${dense_systems[@]}" &
   done
 done
 for ds in "${splade_eval[@]}"; do
-  for model in runs/train/splade runs/train/snrelu /tmp/base/base-splade; do
+  for model in "${splade_models[@]}"; do
     [ -f "$model/config.json" ] && evaluate --splade-model "$model" "$ds" splade &
   done
 done

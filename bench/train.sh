@@ -3,7 +3,8 @@
 # Writes runs/train/<kind>/ (a model folder; rerunning the same command resumes a killed run).
 # Usage: bash bench/train.sh [reader|dense|splade|snrelu ...] [-- TRAINER OPTIONS]
 #   (default: all four; snrelu is `splade --activation snrelu`, written to runs/train/snrelu;
-#   nreader is a reader trained on NevIR train alone, runs/train/nreader, not in the default)
+#   nreader, ndense, nsplade and nsnrelu are the gpu recipes trained on NevIR train alone, the
+#   set-compositional paper's setting, written to runs/train/n*; not in the default)
 #   RECIPE=cpu (default without a GPU): sized from the measured CPU time per step to finish in
 #     about 30 minutes on an idle 2-core CPU (reader, dense: 110 steps of 16 examples, about 0.4
 #     epoch; splade-tiny: 200 steps; see BENCHMARKS.md).
@@ -34,14 +35,17 @@ declare -A RECIPES=(
   [cpu-snrelu]="--activation snrelu --batch-size 16 --max-length 192 --max-steps 200 --lr 5e-5 --holdout-max 100 --checkpoint-every 20"
   [gpu-splade]="--batch-size 32 --max-length 256 --epochs 8 --lr 5e-5 --holdout-max 300 --checkpoint-every 200"
   [gpu-snrelu]="--activation snrelu --batch-size 32 --max-length 256 --epochs 8 --lr 5e-5 --holdout-max 300 --checkpoint-every 200"
+  [gpu-ndense]="--batch-size 64 --max-length 256 --epochs 8 --lr 2e-5 --holdout-max 300 --checkpoint-every 200"
+  [gpu-nsplade]="--batch-size 32 --max-length 256 --epochs 8 --lr 5e-5 --holdout-max 300 --checkpoint-every 200"
+  [gpu-nsnrelu]="--activation snrelu --batch-size 32 --max-length 256 --epochs 8 --lr 5e-5 --holdout-max 300 --checkpoint-every 200"
   [gpu-nreader]="--batch-size 16 --others 0 --max-length 320 --epochs 10 --lr 3e-5 --warmup 0.1 --holdout-max 200 --checkpoint-every 200"
 )
-declare -A TRAINER=([reader]=reader [dense]=dense [splade]=splade [snrelu]=splade [nreader]=reader)
+declare -A TRAINER=([reader]=reader [dense]=dense [splade]=splade [snrelu]=splade [nreader]=reader [ndense]=dense [nsplade]=splade [nsnrelu]=splade)
 mkdir -p runs/train
 for kind in "${kinds[@]}"; do
   recipe=${RECIPES[$RECIPE-$kind]:?"no $RECIPE recipe for $kind (reader, dense, splade, snrelu, nreader)"}
   data=("${both[@]}")
-  [ "$kind" = nreader ] && data=(--data "$DATA/nevir-train")
+  case $kind in n*) data=(--data "$DATA/nevir-train") ;; esac
   echo "== $kind ($RECIPE recipe)"
   timer=()  # wall time and peak memory where GNU time is installed
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "$kind: %e s wall, %M KB max RSS")
