@@ -652,6 +652,25 @@ CASES: list[tuple[str, Query]] = [
         And(T("Toll-like receptors in human disease"), Not(T("sepsis"))),
     ),
     ("hotels near the beach, where dogs can go", T("hotels near the beach, where dogs can go")),
+    # session 20: a clause on the item, then a pronoun for it ("... is too advanced so leave
+    # it"); what one has had enough of; a restatement that only points back at an excluded item
+    (
+        "alpha decay for year 11. the tunnelling explanation is too advanced so leave it",
+        And(T("alpha decay for year 11"), Not(T("tunnelling explanation"))),
+    ),
+    (
+        "ealdred's journeys abroad - the coronations are a separate episode, leave them",
+        And(T("ealdred's journeys abroad"), Not(T("coronations"))),
+    ),
+    ("the recipe is fine as it is, leave it", T("the recipe is fine as it is, leave it")),
+    (
+        "Agatha Christie's own life. We've had quite enough of Hercule Poirot, so leave him out.",
+        And(T("Agatha Christie's own life"), Not(T("Hercule Poirot"))),
+    ),
+    (
+        "k-pop girl groups... can we leave the boy bands out? she's not interested in those lol",
+        And(T("k-pop girl groups"), Not(T("boy bands"))),
+    ),
     # a chat word after the item is no part of it
     ("kpop groups, not bts lol", And(T("kpop groups"), Not(T("bts")))),
     # what a thing is made of is left out, like what it contains (a passive agent too)

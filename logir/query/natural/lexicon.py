@@ -108,7 +108,9 @@ _ALREADY = (
     r"|looked\s+at)\s+(?:(?:all|enough|plenty)\s+)?(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
     r"|(?:read|seen|studied|heard)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
-    r"(?:about|on)\s+)"
+    r"(?:about|on)\s+"
+    # "we've had quite enough of Hercule Poirot": what one is tired of is left out
+    r"|had\s+(?:quite\s+|more\s+than\s+)?enough\s+(?:of|about)\s+)"
 )
 
 #: "does not", "don't" and the like, as typed ("doesnt interest me", "dont count")
@@ -155,6 +157,11 @@ POSTPOSED = (
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
     # "sepsis need not be included"
     r"|(?:need\s+not|needn['\u2019]?t)\s+be\s+(?:included|covered|mentioned|considered|discussed)"
+    # "the tunnelling explanation is too advanced so leave it", "the coronations are a separate
+    # episode, leave them": a clause on the item, then a pronoun for it (at most five words
+    # between; each word ends at a space, so nothing backtracks)
+    r"|(?:is|are)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*(?:,\s*|\s+)(?:so\s+|and\s+)?"
+    r"(?:please\s+|just\s+)?(?:leave|skip|drop)\s+(?:it|them)(?:\s+out(?:\s+of\s+it)?)?"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
@@ -340,7 +347,7 @@ CUES: tuple[Cue, ...] = (
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|search|request|project|review|matter|much|mentioned|considered|discussed"
-        r"|altogether|completely)"
+        r"|altogether|completely|them)"
         r"\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
@@ -663,11 +670,12 @@ NEG_TAIL = re.compile(
 
 NEG_ASIDE = re.compile(
     r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
-    r"|that\s+i|about\s+whom|about\s+which)\b",
+    r"|that\s+i|about\s+whom|about\s+which"
+    r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her)\b)\b",
     re.I,
 )
 """A comment after an excluded concept, no part of it: ``..., already revised those``,
-``..., as I have read plenty about those``."""
+``..., as I have read plenty about those``, ``..., so leave him out``."""
 
 
 LEAD_QUESTION = re.compile(

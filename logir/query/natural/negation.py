@@ -394,6 +394,8 @@ def split_list(v: View) -> list[View]:
     return items
 
 
+#: a negated "concept" that only points back at one named before ("those", "them", "it")
+_BACK_REFERENCE = re.compile(r"(?:those|these|them|that|this|it|him|her|they|ones)?", re.I)
 _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
 
 
@@ -443,6 +445,13 @@ def negations(v: View, b: Builder) -> Clause:
             concepts = [item for c in concepts for item in split_list(c)]
         concepts = [without_article(c) for c in concepts]
         if not all(c.has_content() for c in concepts):
+            if negated and all(_BACK_REFERENCE.fullmatch(c.text) for c in concepts):
+                # "can we leave the boy bands out? she's not interested in those": the pronoun
+                # points back at what is already left out, so the restatement is no part of the
+                # positive either
+                trial = [*cuts, (h.cue_start, h.cut_end)]
+                if v.without(trial).trim().has_content():
+                    cuts = trial
             continue
         trial = cuts + [(h.cue_start, h.cut_end)] + ([h.extra_cut] if h.extra_cut else [])
         rest = v.without(trial).trim()
