@@ -72,6 +72,10 @@ SET_CORPORA = {
     "comlq10": "comlq",
     "negconstraint9": "negconstraint",
     "scifact9": "scifact",
+    "nevir3": "nevir",
+    "comlq11": "comlq",
+    "excluir9": "excluir",
+    "scifact10": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
