@@ -671,6 +671,44 @@ CASES: list[tuple[str, Query]] = [
         "k-pop girl groups... can we leave the boy bands out? she's not interested in those lol",
         And(T("k-pop girl groups"), Not(T("boy bands"))),
     ),
+    # session 20's blind sets: "thats not", a chat word before a comma ends the item, "nothing
+    # X", "based on", "any treatment of", "can be left off", "off limits", "outside its scope",
+    # "that of", a subjectless "not after the"
+    (
+        "stock car racing thats not nascar lol, like the uk banger stuff",
+        And(T("stock car racing like the uk banger stuff"), Not(T("nascar"))),
+    ),
+    ("drag racing, nothing nascar", And(T("drag racing"), Not(T("nascar")))),
+    (
+        "space exploration, but nothing apollo related",
+        And(T("space exploration"), Not(T("apollo"))),
+    ),
+    ("mexican food, nothing too spicy", T("mexican food, nothing too spicy")),
+    (
+        "sondheim shows that aren't based on fairy tales",
+        And(T("sondheim shows"), Not(T("fairy tales"))),
+    ),
+    (
+        "human rights treaties, setting aside any treatment of the Universal Declaration itself",
+        And(T("human rights treaties"), Not(T("Universal Declaration"))),
+    ),
+    (
+        "famous danes - actors, writers... the singers can be left off",
+        And(T("famous danes - actors, writers"), Not(T("singers"))),
+    ),
+    (
+        "detroit people & places, mob guys off limits",
+        And(T("detroit people & places"), Not(T("mob guys"))),
+    ),
+    (
+        "Irish history and culture; Irish bands are outside its scope.",
+        And(T("Irish history and culture"), Not(T("Irish bands"))),
+    ),
+    (
+        "motor neurone disease symptoms. not after the genetics",
+        And(T("motor neurone disease symptoms"), Not(T("genetics"))),
+    ),
+    ("buildings by Pei. not after 1990", T("buildings by Pei. not after 1990")),
     # a chat word after the item is no part of it
     ("kpop groups, not bts lol", And(T("kpop groups"), Not(T("bts")))),
     # what a thing is made of is left out, like what it contains (a passive agent too)

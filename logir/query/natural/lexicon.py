@@ -120,7 +120,10 @@ _DOES_NOT = r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)"
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
     r"(?:is|are)\s+off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
-    r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped)"
+    r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
+    r"|left\s+(?:off|out))"
+    # "mob guys off limits"
+    r"|(?:(?:is|are)\s+)?off[\s-]limits"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
@@ -148,7 +151,8 @@ POSTPOSED = (
     # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
     # covered", "temples and churches off the list", "(if) sport and athletics were left out
     # entirely", "the workings of its bellows hold no interest for me"
-    r"|(?:lie|lies|fall|falls|is|are)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:present\s+)?"
+    r"|(?:lie|lies|fall|falls|is|are)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
+    r"(?:present\s+)?"
     r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:inquiry|enquiry"
     r"|question|search|request|project|review))?"
     r"|(?:is|are|was|were)\s+already\s+(?:covered|done|dealt\s+with)"
@@ -347,7 +351,7 @@ CUES: tuple[Cue, ...] = (
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|search|request|project|review|matter|much|mentioned|considered|discussed"
-        r"|altogether|completely|them)"
+        r"|altogether|completely|them|off|limits)"
         r"\s*(?:[.;?!),]|$)"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
@@ -409,7 +413,12 @@ CUES: tuple[Cue, ...] = (
         r"|other|such|mean|question|end|idea|sense)\b)"
         r"|nothin(?:g|['\u2019])?\s+(?:with|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
-        r"|concerning|related\s+to|by|from|featuring|starring)\s+)(?=[^\W\d_])",
+        r"|concerning|related\s+to|by|from|featuring|starring)\s+"
+        # "drag racing, nothing nascar", "but nothing apollo related" (not "nothing but", "nothing
+        # else", "nothing too spicy": a word of degree or a clause)
+        r"|nothin(?:g|['\u2019])?\s+(?!(?:but|else|more|less|much|to|like|new|special|fancy"
+        r"|serious|wrong|too|very|so|at|of|whatsoever|is|was|will|can|could|would|should|i|we"
+        r"|you|that|this|it|and|or|if|for|fits|matches|works)\b))(?=[^\W\d_])",
         "no",
         key=r"\bno\s|\bnothin(?:g|['\u2019])?\s",
     ),
@@ -440,7 +449,11 @@ CUES: tuple[Cue, ...] = (
         # 1990": the subject must be there)
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+not\s+(?:really\s+)?"
-        r"(?:after|looking\s+for)\b",
+        r"(?:after|looking\s+for)\b"
+        # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
+        # (a determiner must follow: "not after 1990" is a date)
+        rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
+        r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)",
         key="interested|intrested|intersted|bothered|after|looking",
     ),
     _cue(
@@ -495,7 +508,7 @@ CUES: tuple[Cue, ...] = (
         # Every match starts with the first letter of "but", "yet", "that", "which", "who", an
         # auxiliary or "never": the lookahead turns every other position away at once.
         r"(?=[abcdhimnstwy])"
-        rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)\s+)?(?:\b(?:{AUX})\s+(?:not|never)\b"
+        rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?(?:\b(?:{AUX})\s+(?:not|never)\b"
         rf"|\b(?:{NT})|(?:\b(?:{AUX})\s+)?\bnever\b)(?:\s+(?:been|be|being)\b)?"
         rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
@@ -504,7 +517,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_NOT,
         # "whether or not X" asks about X either way: no negation
-        rf"(?:\b(?:that|which|who)\s+)?(?<!\bor\s)\bnot\b(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        # "stock car racing thats not nascar": "that's", as typed, is the relative's too
+        rf"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?(?<!\bor\s)\bnot\b"
+        rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
         key="not",
     ),
@@ -625,7 +640,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         rf"(?:{MENTION_VERB})\b\s*",
         r"(?:any|all|the|some)?\s*(?:(?:detailed|specific|in-depth|lengthy|further|explicit)\s+)?"
         r"(?:mentions?|discussions?|references?|information|info|details?|content|descriptions?"
-        r"|explanations?|coverage|talk|material|data|facts|stories|news)\s+"
+        r"|explanations?|coverage|talk|material|data|facts|stories|news|treatments?|accounts?"
+        r"|analys[ei]s)\s+"
         r"(?:of|about|on|regarding|concerning|related\s+to|relating\s+to|pertaining\s+to"
         r"|involving|that\s+(?:mentions?|involves?|relates?\s+to))\s+",
         r"(?:anything|everything|something|things|stuff|any|those|ones|information|content)\s+"
@@ -642,13 +658,16 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # "those in China", "the ones from Spain": what follows says where, and the head is the
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
-        r"(?:the\s+)?(?:those|ones)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written"
+        # "that of the American states", "those born in Britain"
+        r"(?:the\s+)?(?:those|ones|that)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written|born"
         rf"|directed|based|against|for|over|under|featuring|starring|involving|{LOCATIVE})\b)",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
         r"(?:hearing|reading|learning)\s+(?:about|of)\s+",
         # what a thing is made of: "made from cow's milk" -> "cow's milk"
         rf"(?:{MADE_OF})\s+(?:from|with|of|using)\s+",
+        # what a work comes from: "based on fairy tales" -> "fairy tales"
+        r"(?:based\s+on|adapted\s+from|inspired\s+by)\s+",
         # a passive agent: "made by Tesla" -> "Tesla"
         r"(?:(?:made|produced|manufactured|built|written|directed|created|designed|developed"
         r"|owned|run|sold|published|released|painted|composed|sung|performed|invented)\s+)?by\s+",

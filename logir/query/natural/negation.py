@@ -52,7 +52,10 @@ _BOUNDARY = re.compile(
     r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)"
     # a new clause with a pronoun subject: "not the Adonis one, it always makes me sad"
     # (in lower case: "The Heart, She Holler" is a title)
-    r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))",
+    r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))"
+    # a chat word, then a comma: "not nascar lol, like the uk banger stuff" goes on with the
+    # positive part
+    r"|\s+(?:lol|lmao|haha+)\s*,",  # as _CHAT_BOUNDARY
     re.I,
 )
 # A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
@@ -177,6 +180,7 @@ def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
 _OTHER_LATER = re.compile(r"\b(?:other|else|another|more|also|further)\b", re.I)
 _CUE_BUT = re.compile(r"[\s,]*but\b", re.I)
 _BUT_BOUNDARY = re.compile(r"\s+but\s+", re.I)
+_CHAT_BOUNDARY = re.compile(r"\s+(?:lol|lmao|haha+)\s*,", re.I)
 _NOR = re.compile(r"\bnor\b", re.I)
 
 
@@ -259,8 +263,11 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     h.neg_end, h.cut_end = stop, stop
     boundary = text[stop : stop + blen]
     cue_has_but = _CUE_BUT.match(text, h.cue_start)
-    if _BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but:
-        # "does not X but did Y": the "but" goes with the negated clause.
+    if (_BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but) or _CHAT_BOUNDARY.fullmatch(
+        boundary
+    ):
+        # "does not X but did Y": the "but" goes with the negated clause; so does the chat word
+        # in "not nascar lol, like the uk banger stuff"
         h.extra_cut = (stop, stop + blen)
     rel = _RELATIVE_TAIL.search(text, h.cue_end, stop)
     if rel and rel.start() > h.cue_end:
