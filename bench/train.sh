@@ -43,7 +43,7 @@ declare -A RECIPES=(
 declare -A TRAINER=([reader]=reader [dense]=dense [splade]=splade [snrelu]=splade [nreader]=reader [ndense]=dense [nsplade]=splade [nsnrelu]=splade)
 mkdir -p runs/train
 for kind in "${kinds[@]}"; do
-  recipe=${RECIPES[$RECIPE-$kind]:?"no $RECIPE recipe for $kind (reader, dense, splade, snrelu, nreader)"}
+  recipe=${RECIPES[$RECIPE-$kind]:?"no $RECIPE recipe for $kind (kinds: ${!TRAINER[*]})"}
   data=("${both[@]}")
   case $kind in n*) data=(--data "$DATA/nevir-train") ;; esac
   echo "== $kind ($RECIPE recipe)"

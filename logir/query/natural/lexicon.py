@@ -116,6 +116,9 @@ _ALREADY = (
 #: "does not", "don't" and the like, as typed ("doesnt interest me", "dont count")
 _DOES_NOT = r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)"
 
+#: a relative before a negation, "that's" and "thats" as typed ("stock car racing thats not nascar")
+_RELATIVE = r"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?"
+
 #: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
@@ -508,7 +511,7 @@ CUES: tuple[Cue, ...] = (
         # Every match starts with the first letter of "but", "yet", "that", "which", "who", an
         # auxiliary or "never": the lookahead turns every other position away at once.
         r"(?=[abcdhimnstwy])"
-        rf"(?:\b(?:but|yet)\s+)?(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?(?:\b(?:{AUX})\s+(?:not|never)\b"
+        rf"(?:\b(?:but|yet)\s+)?{_RELATIVE}(?:\b(?:{AUX})\s+(?:not|never)\b"
         rf"|\b(?:{NT})|(?:\b(?:{AUX})\s+)?\bnever\b)(?:\s+(?:been|be|being)\b)?"
         rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
@@ -517,8 +520,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_NOT,
         # "whether or not X" asks about X either way: no negation
-        # "stock car racing thats not nascar": "that's", as typed, is the relative's too
-        rf"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?(?<!\bor\s)\bnot\b"
+        rf"{_RELATIVE}(?<!\bor\s)\bnot\b"
         rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
         "verbal",
         key="not",
@@ -745,7 +747,9 @@ POLITE_TAIL = re.compile(
 )
 """Politeness after the query proper: ``... besides bach? thanks``."""
 
-CHAT_TAIL = re.compile(r"(?:\s+(?:lol|lmao|haha+|pls|plz|thx|thanks|tbh|imo))+\s*$", re.I)
+#: a laugh typed after a word ("not nascar lol, ..."): a chat word of its own
+LAUGH = r"lol|lmao|haha+"
+CHAT_TAIL = re.compile(rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo))+\s*$", re.I)
 """Chat words after an excluded item, no part of it (``not the astros lol``); the query's own
 sign-off is :data:`POLITE_TAIL`'s."""
 

@@ -17,6 +17,7 @@ from logir.query.natural.lexicon import (
     CUES,
     DASH,
     EXCLUDING_CUES,
+    LAUGH,
     LEAD_QUESTION,
     LOCATIVE,
     NEG_ARTICLE,
@@ -55,7 +56,7 @@ _BOUNDARY = re.compile(
     r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))"
     # a chat word, then a comma: "not nascar lol, like the uk banger stuff" goes on with the
     # positive part
-    r"|\s+(?:lol|lmao|haha+)\s*,",  # as _CHAT_BOUNDARY
+    rf"|\s+(?:{LAUGH})\s*,",  # as _CHAT_BOUNDARY below
     re.I,
 )
 # A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
@@ -180,7 +181,7 @@ def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
 _OTHER_LATER = re.compile(r"\b(?:other|else|another|more|also|further)\b", re.I)
 _CUE_BUT = re.compile(r"[\s,]*but\b", re.I)
 _BUT_BOUNDARY = re.compile(r"\s+but\s+", re.I)
-_CHAT_BOUNDARY = re.compile(r"\s+(?:lol|lmao|haha+)\s*,", re.I)
+_CHAT_BOUNDARY = re.compile(rf"\s+(?:{LAUGH})\s*,", re.I)
 _NOR = re.compile(r"\bnor\b", re.I)
 
 
