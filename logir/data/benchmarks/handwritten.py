@@ -76,6 +76,10 @@ SET_CORPORA = {
     "comlq11": "comlq",
     "excluir9": "excluir",
     "scifact10": "scifact",
+    "negconstraint10": "negconstraint",
+    "nevir4": "nevir",
+    "excluir10": "excluir",
+    "scifact11": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
