@@ -652,6 +652,29 @@ CASES: list[tuple[str, Query]] = [
         And(T("Toll-like receptors in human disease"), Not(T("sepsis"))),
     ),
     ("hotels near the beach, where dogs can go", T("hotels near the beach, where dogs can go")),
+    # session 21: a second exclusion in a sentence of its own, its item first ("; French
+    # politicians need not be included"), and a text that is nothing but an excluded item
+    (
+        "politicians from countries other than the United States; French politicians need not"
+        " be included.",
+        And(T("politicians from countries"), Not(T("United States")), Not(T("French politicians"))),
+    ),
+    (
+        "impressionist painters other than Monet. Degas is not needed.",
+        And(T("impressionist painters"), Not(T("Monet")), Not(T("Degas"))),
+    ),
+    ("French politicians need not be included.", T("French politicians need not be included.")),
+    # "anything but" and "minus" in brackets, as "not" and "except" are read there
+    (
+        "rock band bust-ups, feuds and line-up changes (anything but metallica)",
+        And(T("rock band bust-ups, feuds and line-up changes"), Not(T("metallica"))),
+    ),
+    (
+        "rock band feuds (minus metallica) from the 80s",
+        And(T("rock band feuds from the 80s"), Not(T("metallica"))),
+    ),
+    ("films (but mostly comedies)", T("films (but mostly comedies)")),
+    ("a signed number (minus sign included)", T("a signed number (minus sign included)")),
     # session 20: a clause on the item, then a pronoun for it ("... is too advanced so leave
     # it"); what one has had enough of; a restatement that only points back at an excluded item
     (

@@ -264,7 +264,9 @@ organization other than ...") or a contrast ("moved to Saturday, instead of Sund
 CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_PARENTHETICAL,
-        rf"\(\s*(?:but\s+|so\s+|and\s+)?(?:please\s+)?(?:{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to|never\s+mind"
+        # "(anything but metallica)", "(anything except X)", "(minus the creamy ones)"
+        rf"\(\s*(?:but\s+|so\s+|and\s+)?(?:please\s+)?(?:(?:anything|everything|anyone|anybody|any1)\s+"
+        rf"(?:but|except(?:\s+for)?)|minus(?!\s+signs?\b)|{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to|never\s+mind"
         rf"|do\s+not\s+(?:{MENTION_VERB})|don't\s+(?:{MENTION_VERB}))\b",
         "paren",
     ),
@@ -339,6 +341,11 @@ CUES: tuple[Cue, ...] = (
         r"\s+)"
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
+        # a clause of its own that opens on its item, a few words that join nothing ("Politicians
+        # from countries other than the US; French politicians need not be included."): an empty
+        # cue at the clause's start
+        r"|^(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
+        rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
         r"(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+out\b)"

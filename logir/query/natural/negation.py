@@ -194,8 +194,8 @@ def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[
         if cue.key is not None and not cue.key.search(text):
             continue
         for m in cue.pattern.finditer(text):
-            if m.end() == m.start():
-                continue
+            if m.end() == m.start() and (m.start() or cue.kind != "aside"):
+                continue  # an empty cue only where a clause opens on its excluded item
             if cue.needs_other and not _OTHER_LATER.search(text[m.end() :]):
                 continue
             name = verbal_kind(m.group()) if cue.name == NEGATION_PREDICATE else cue.name
