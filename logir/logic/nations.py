@@ -1,0 +1,219 @@
+"""A nation as an excluded term: its names, and the lead that says a passage is of it.
+
+"tennis players, no americans", "film directors who are neither american nor british",
+"stadiums outside england", "anyone except the brits": the passages such a query leaves out say
+so in their first words ("... is an American former tennis player", "... is an English operatic
+tenor"), and seldom in the term's own word: a Briton is "English", "Scottish" or "Welsh" in his
+lead, and no passage says "brits". BM25 counts a lead's one "American" as a passing mention
+against the passages that say it ten times, and MiniLM's vector of "brits" is far from "English
+tenor". So an excluded term that names a nation and nothing else (:func:`nation_of`) reads the
+nation's names: its demonym, its country's names and their short forms, and the names of the
+nations it is made of (:data:`NATIONS`). A passage whose lead (the first
+:data:`~logir.logic.mentions.LEAD_WORDS` words) says one of them (:func:`said_in_lead`) is of
+that nation. A name inside a longer name ("South American", "New England", "British Columbia")
+or naming a language ("an English-language film") does not count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from logir.index.base import Scorer, scorer_passages
+from logir.logic.mentions import LEAD_WORDS
+
+
+@dataclass(frozen=True)
+class Nation:
+    """One nation: the ``names`` passages call it by (lower case, except a short form in
+    capitals, "US", which is matched as written), the ``typed`` forms a query may use besides
+    ("brits", "the states"), and the keys of the nations it is made of (``parts``)."""
+
+    names: tuple[str, ...]
+    typed: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()
+
+
+def _n(names: str, typed: str = "", parts: str = "") -> Nation:
+    split = lambda s: tuple(x.strip() for x in s.split(",") if x.strip())  # noqa: E731
+    return Nation(split(names), split(typed), split(parts))
+
+
+#: nations by key; names are comma-separated phrases
+NATIONS: dict[str, Nation] = {
+    "american": _n(
+        "american, united states, united states of america, US, U.S., USA, U.S.A., america",
+        "americans, yank, yanks, the states, states, us, usa, the us, the usa",
+    ),
+    "british": _n(
+        "british, britain, great britain, united kingdom, UK, U.K., briton",
+        "brit, brits, britons, brittish, uk, the uk, the british",
+        "english, scottish, welsh, northern irish",
+    ),
+    "english": _n("english, england, englishman, englishwoman", "englishmen, englishwomen"),
+    "scottish": _n("scottish, scotland, scots, scot", "scotsman, scotsmen"),
+    "welsh": _n("welsh, wales"),
+    "northern irish": _n("northern irish, northern ireland"),
+    "irish": _n("irish, ireland, republic of ireland", "irishman, irishmen"),
+    "canadian": _n("canadian, canada", "canadians, canucks"),
+    "australian": _n("australian, australia", "australians, aussie, aussies"),
+    "new zealand": _n("new zealand, new zealander", "new zealanders, kiwi, kiwis, nz"),
+    "french": _n("french, france, frenchman, frenchwoman", "frenchmen, the french"),
+    "german": _n("german, germany, west german, east german", "germans, the germans"),
+    "italian": _n("italian, italy", "italians"),
+    "spanish": _n("spanish, spain, spaniard", "spaniards"),
+    "portuguese": _n("portuguese, portugal"),
+    "dutch": _n("dutch, netherlands, holland", "the dutch"),
+    "belgian": _n("belgian, belgium", "belgians"),
+    "swiss": _n("swiss, switzerland"),
+    "austrian": _n("austrian, austria", "austrians"),
+    "swedish": _n("swedish, sweden, swede", "swedes"),
+    "norwegian": _n("norwegian, norway", "norwegians"),
+    "danish": _n("danish, denmark", "danes"),
+    "finnish": _n("finnish, finland", "finns"),
+    "icelandic": _n("icelandic, iceland"),
+    "polish": _n("polish, poland", "poles"),
+    "czech": _n("czech, czech republic, czechia", "czechs"),
+    "hungarian": _n("hungarian, hungary", "hungarians"),
+    "greek": _n("greek, greece", "greeks"),
+    "turkish": _n("turkish, Turkey", "turks"),
+    "russian": _n("russian, russia", "russians"),
+    "ukrainian": _n("ukrainian, ukraine", "ukrainians"),
+    "israeli": _n("israeli, israel", "israelis"),
+    "iranian": _n("iranian, iran", "iranians"),
+    "egyptian": _n("egyptian, egypt", "egyptians"),
+    "south african": _n("south african, south africa", "south africans"),
+    "nigerian": _n("nigerian, nigeria", "nigerians"),
+    "indian": _n("indian, india", "indians"),
+    "pakistani": _n("pakistani, pakistan", "pakistanis"),
+    "chinese": _n("chinese, china, people's republic of china, prc"),
+    "japanese": _n("japanese, japan"),
+    "korean": _n("korean, korea, south korean, south korea", "koreans"),
+    "mexican": _n("mexican, mexico", "mexicans"),
+    "brazilian": _n("brazilian, brazil", "brazilians"),
+    "argentine": _n("argentine, argentinian, argentina", "argentines, argentinians"),
+    "chilean": _n("chilean, Chile", "chileans"),
+    "colombian": _n("colombian, colombia", "colombians"),
+    "cuban": _n("cuban, cuba", "cubans"),
+    "filipino": _n("filipino, philippines, philippine", "filipinos"),
+    "indonesian": _n("indonesian, indonesia", "indonesians"),
+    "thai": _n("thai, thailand"),
+    "vietnamese": _n("vietnamese, vietnam"),
+}
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+#: words before a name that make it part of another name or another people ("South American",
+#: "New England", "West Indian", "American Indian", "anti-American", "non-British")
+_NOT_AFTER = _wordset("south latin central north west east meso pan anti non new papua american")
+
+#: words after a name that make it a language or another place ("English-language", "British
+#: Columbia", "Indian Ocean", "French Guiana")
+_NOT_BEFORE = _wordset(
+    "language languages speaking speaker speakers dubbed subtitles subtitled translation "
+    "columbia ocean sea channel guiana polynesia guinea horn"
+)
+
+#: words a term may carry besides the nation ("the brits", "those from england", "american ones"),
+#: and the people and works a nation's passages are about ("american artists", "german breeds"):
+#: their passages say the nation in their lead as these do
+_FILLER = _wordset(
+    "the those ones one any anything anyone anybody people guys folks from in of made born "
+    "based set stuff "
+    "artist artists actor actors actress actresses player players writer writers author authors "
+    "director directors filmmaker filmmakers singer singers musician musicians band bands act "
+    "acts composer composers painter painters politician politicians athlete athletes team teams "
+    "club clubs company companies film films movie movies show shows series breed breeds"
+)
+
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _index() -> dict[str, str]:
+    """Every name and typed form, dot-free, to its nation's key: lower-cased, but a form written
+    with capitals as written ("Turkey", not the bird; "Chile", not the pepper)."""
+    out: dict[str, str] = {}
+    for key, nation in NATIONS.items():
+        for form in (*nation.names, *nation.typed):
+            words = " ".join(_words(form))
+            out.setdefault(words if _exact(form) else words.lower(), key)
+    return out
+
+
+def _exact(name: str) -> bool:
+    return any(c.isupper() for c in name)
+
+
+_BY_FORM = _index()
+
+
+def nation_of(term: str) -> str | None:
+    """The key of the nation ``term`` names and nothing else ("the brits" -> "british", "made
+    in america" -> "american"), None for any other term ("US Navy", "invasion of Italy")."""
+    words = [w for w in _words(term) if w.lower() not in _FILLER]
+    if not words or len(words) > 4:
+        return None
+    typed = " ".join(words)
+    return _BY_FORM.get(typed) or _BY_FORM.get(typed.lower())
+
+
+def names_of(key: str) -> tuple[str, ...]:
+    """The names a passage calls the nation ``key`` by, its parts' names included."""
+    nation = NATIONS[key]
+    out = list(nation.names)
+    for part in nation.parts:
+        out.extend(names_of(part))
+    return tuple(dict.fromkeys(out))
+
+
+def _phrases(names: tuple[str, ...]) -> list[tuple[tuple[str, ...], bool]]:
+    """Each name as its words, and whether it is matched as written (a short form in
+    capitals: "US", not the pronoun "us")."""
+    out = []
+    for name in names:
+        exact = _exact(name)
+        words = tuple(_words(name) if exact else _words(name.lower()))
+        out.append((words, exact))
+    return out
+
+
+def said_in_lead(text: str, key: str) -> bool:
+    """Whether the passage ``text`` names the nation ``key`` within its lead, not as part of
+    another name nor as a language."""
+    words = _words(text)[:LEAD_WORDS]
+    lower = [w.lower() for w in words]
+    for phrase, exact in _phrases(names_of(key)):
+        seq = words if exact else lower
+        n = len(phrase)
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i : i + n]) != phrase:
+                continue
+            if i and lower[i - 1] in _NOT_AFTER:
+                continue
+            if i + n < len(lower) and lower[i + n] in _NOT_BEFORE:
+                continue
+            return True
+    return False
+
+
+def nations_in_lead(scorer: Scorer, keys: list[str], rows: np.ndarray) -> np.ndarray:
+    """``[len(keys), len(rows)]``: whether each row's passage names each nation in its lead
+    (:func:`said_in_lead`); False where the scorer carries no passages."""
+    out = np.zeros((len(keys), len(rows)), dtype=bool)
+    passages = scorer_passages(scorer)
+    if passages is None or not keys:
+        return out
+    for col, r in enumerate(rows):
+        text = passages[int(r)]
+        for j, key in enumerate(keys):
+            out[j, col] = said_in_lead(text, key)
+    return out
