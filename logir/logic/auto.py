@@ -524,7 +524,7 @@ class Exclusion(Composer):
                 neg = np.array(neg, dtype=np.float32, copy=True)
                 neg[common] = np.maximum(neg[common], self.lead_floor * lead)
         if self.nation > 0:  # a nation named in the lead: "... is an English operatic tenor"
-            neg = self._with_nations(distinct, scorer, rows, neg)
+            neg = self._with_nations(plan, scorer, rows, neg)
         # only evidence above tau counts: a passing mention is not penalised (in a keyword query,
         # above the lower of tau and keyword_tau: a passage that names the excluded thing at all
         # is less wanted there)
@@ -538,15 +538,21 @@ class Exclusion(Composer):
         return out, neg
 
     def _with_nations(
-        self, terms: list[str], scorer: Scorer, rows: np.ndarray, neg: np.ndarray
+        self, plan: Plan, scorer: Scorer, rows: np.ndarray, neg: np.ndarray
     ) -> np.ndarray:
-        """``neg`` raised to ``nation`` where a term names a nation alone ("the brits") and the
-        passage names it, or a nation it is made of, in its lead (:mod:`logir.logic.nations`)."""
-        keys = [nation_of(t) for t in terms]
+        """``neg`` raised to ``nation`` where a term names a nation alone, as written ("the
+        brits"; not "Chinese ink" less a positive part's "ink") or as the modifier that narrows
+        the positive part ("made in america" in "horror films made in america"), and the passage
+        names it, or a nation it is made of, in its lead (:mod:`logir.logic.nations`)."""
+        distinct = self._negated(plan)
+        keys = [
+            nation_of(t) or (nation_of(d) if restricts_head(t, plan.positive) else None)
+            for t, d in zip(plan.negated, distinct, strict=True)
+        ]
         pick = [j for j, k in enumerate(keys) if k]
         if not pick:
             return neg
-        lead = nations_in_lead(scorer, [keys[j] for j in pick], rows)
+        lead = nations_in_lead(scorer, [k for k in keys if k], rows)
         neg = np.array(neg, dtype=np.float32, copy=True)
         neg[pick] = np.maximum(neg[pick], self.nation * lead)
         return neg

@@ -113,3 +113,26 @@ def test_a_passage_of_the_excluded_nation_falls_below_the_others() -> None:
         '"operatic tenors" AND NOT "American"', scorer, rows
     )
     assert syntax[2] < min(syntax[[0, 1, 3]])
+
+
+def test_a_nation_only_as_the_term_reads_it() -> None:
+    plot = " The story follows a family haunted in an old house by night." * 3
+    passages = [
+        "The Ring is a 2002 American horror film." + plot,
+        "Ringu is a 1998 Japanese horror film." + plot,
+        "Chinese ink sticks are made of soot and animal glue, an ink history of centuries.",
+        "Iron gall ink was the standard writing ink in Europe, a history of many centuries.",
+    ]
+    scorer = _scorer(passages)
+    rows = np.arange(len(passages))
+
+    def both(query: str) -> tuple[np.ndarray, np.ndarray]:
+        on = get_composer("auto,dense_tau=1").score(query, scorer, rows)
+        return on, get_composer("auto,dense_tau=1,nation=0").score(query, scorer, rows)
+
+    # the modifier that narrows the positive part names a nation: "made in america"
+    on, off = both('"horror films" AND NOT "horror films made in america"')
+    assert on[0] < off[0] and on[0] < on[1]
+    # "Chinese ink" less the positive part's "ink" is no nation: the passage keeps its score
+    on, off = both('"history of ink" AND NOT "Chinese ink"')
+    assert np.array_equal(on, off)
