@@ -27,18 +27,22 @@ from logir.logic.mentions import LEAD_WORDS
 
 @dataclass(frozen=True)
 class Nation:
-    """One nation: the ``names`` passages call it by (lower case, except a short form in
-    capitals, "US", which is matched as written), the ``typed`` forms a query may use besides
-    ("brits", "the states"), and the keys of the nations it is made of (``parts``)."""
+    """One nation: the ``names`` passages call it by (lower case; a name written with capitals
+    is matched as written: "US", not the pronoun; "Turkey", not the bird), the ``typed`` forms a
+    query may use besides ("brits", "the states"), and the keys of the nations it is made of
+    (``parts``)."""
 
     names: tuple[str, ...]
     typed: tuple[str, ...] = ()
     parts: tuple[str, ...] = ()
 
 
+def _split(phrases: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in phrases.split(",") if p.strip())
+
+
 def _n(names: str, typed: str = "", parts: str = "") -> Nation:
-    split = lambda s: tuple(x.strip() for x in s.split(",") if x.strip())  # noqa: E731
-    return Nation(split(names), split(typed), split(parts))
+    return Nation(_split(names), _split(typed), _split(parts))
 
 
 #: nations by key; names are comma-separated phrases
