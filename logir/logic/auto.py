@@ -143,7 +143,7 @@ from logir.logic.kinds import (
     names_an_entity,
     readable,
 )
-from logir.logic.nations import nation_of, nations_in_lead
+from logir.logic.nations import named_in, nation_of, nations_in_lead
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
 from logir.query import natural as cues
@@ -542,13 +542,15 @@ class Exclusion(Composer):
     ) -> np.ndarray:
         """``neg`` raised to ``nation`` where a term names a nation alone, as written ("the
         brits"; not "Chinese ink" less a positive part's "ink") or as the modifier that narrows
-        the positive part ("made in america" in "horror films made in america"), and the passage
-        names it, or a nation it is made of, in its lead (:mod:`logir.logic.nations`)."""
+        the positive part ("made in america" in "horror films made in america"), not one the
+        positive part names too ("Irish bands" out of "Irish history"), and the passage names it,
+        or a nation it is made of, in its lead (:mod:`logir.logic.nations`)."""
         distinct = self._negated(plan)
         keys = [
             nation_of(t) or (nation_of(d) if restricts_head(t, plan.positive) else None)
             for t, d in zip(plan.negated, distinct, strict=True)
         ]
+        keys = [k if k and not named_in(plan.positive, k) else None for k in keys]
         pick = [j for j, k in enumerate(keys) if k]
         if not pick:
             return neg

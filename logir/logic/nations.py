@@ -193,7 +193,16 @@ def _phrases(names: tuple[str, ...]) -> list[tuple[tuple[str, ...], bool]]:
 def said_in_lead(text: str, key: str) -> bool:
     """Whether the passage ``text`` names the nation ``key`` within its lead, not as part of
     another name nor as a language."""
-    words = _words(text)[:LEAD_WORDS]
+    return _says(_words(text)[:LEAD_WORDS], key)
+
+
+def named_in(text: str, key: str) -> bool:
+    """Whether ``text`` (a query's positive part) names the nation ``key`` anywhere: "Irish
+    bands" left out of "Irish history and culture" leaves the bands out, not Ireland."""
+    return _says(_words(text), key)
+
+
+def _says(words: list[str], key: str) -> bool:
     lower = [w.lower() for w in words]
     for phrase, exact in _phrases(names_of(key)):
         seq = words if exact else lower

@@ -9,7 +9,14 @@ import pytest
 from logir.index.base import attach_passages
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
-from logir.logic.nations import NATIONS, names_of, nation_of, nations_in_lead, said_in_lead
+from logir.logic.nations import (
+    NATIONS,
+    named_in,
+    names_of,
+    nation_of,
+    nations_in_lead,
+    said_in_lead,
+)
 
 
 @pytest.mark.parametrize(
@@ -75,6 +82,12 @@ def test_said_in_lead(text: str, key: str, said: bool) -> None:
     assert said_in_lead(text, key) is said
 
 
+def test_named_in_reads_the_whole_text() -> None:
+    assert named_in("Irish history, literature and culture", "irish")
+    assert not named_in("South American footballers", "american")
+    assert not named_in("history of ink", "chinese")
+
+
 def test_a_nation_named_past_the_lead_is_not_said() -> None:
     late = "Robert Lutz is a former tennis player. " + "He won many doubles titles. " * 6
     assert not said_in_lead(late + "He was among the top American players.", "american")
@@ -135,4 +148,7 @@ def test_a_nation_only_as_the_term_reads_it() -> None:
     assert on[0] < off[0] and on[0] < on[1]
     # "Chinese ink" less the positive part's "ink" is no nation: the passage keeps its score
     on, off = both('"history of ink" AND NOT "Chinese ink"')
+    assert np.array_equal(on, off)
+    # a nation the positive part names too: the bands are left out, not Japan
+    on, off = both('"Japanese horror films" AND NOT "Japanese bands"')
     assert np.array_equal(on, off)
