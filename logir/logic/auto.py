@@ -524,7 +524,7 @@ class Exclusion(Composer):
                 neg = np.array(neg, dtype=np.float32, copy=True)
                 neg[common] = np.maximum(neg[common], self.lead_floor * lead)
         if self.nation > 0:  # a nation named in the lead: "... is an English operatic tenor"
-            neg = self._with_nations(plan, scorer, rows, neg)
+            neg = self._with_nations(plan, distinct, scorer, rows, neg)
         # only evidence above tau counts: a passing mention is not penalised (in a keyword query,
         # above the lower of tau and keyword_tau: a passage that names the excluded thing at all
         # is less wanted there)
@@ -538,14 +538,14 @@ class Exclusion(Composer):
         return out, neg
 
     def _with_nations(
-        self, plan: Plan, scorer: Scorer, rows: np.ndarray, neg: np.ndarray
+        self, plan: Plan, distinct: list[str], scorer: Scorer, rows: np.ndarray, neg: np.ndarray
     ) -> np.ndarray:
         """``neg`` raised to ``nation`` where a term names a nation alone, as written ("the
         brits"; not "Chinese ink" less a positive part's "ink") or as the modifier that narrows
         the positive part ("made in america" in "horror films made in america"), not one the
         positive part names too ("Irish bands" out of "Irish history"), and the passage names it,
-        or a nation it is made of, in its lead (:mod:`logir.logic.nations`)."""
-        distinct = self._negated(plan)
+        or a nation it is made of, in its lead (:mod:`logir.logic.nations`); ``distinct``:
+        :meth:`_negated`'s."""
         keys = [
             nation_of(t) or (nation_of(d) if restricts_head(t, plan.positive) else None)
             for t, d in zip(plan.negated, distinct, strict=True)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
 
 import numpy as np
 
@@ -179,21 +181,26 @@ def names_of(key: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _phrases(names: tuple[str, ...]) -> list[tuple[tuple[str, ...], bool]]:
-    """Each name as its words, and whether it is matched as written (a short form in
-    capitals: "US", not the pronoun "us")."""
+@lru_cache(maxsize=len(NATIONS))
+def _phrases(key: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """Each name of the nation ``key`` (:func:`names_of`) as its words, and whether it is
+    matched as written (a name with capitals: "US", not the pronoun "us")."""
     out = []
-    for name in names:
+    for name in names_of(key):
         exact = _exact(name)
-        words = tuple(_words(name) if exact else _words(name.lower()))
-        out.append((words, exact))
-    return out
+        out.append((tuple(_words(name) if exact else _words(name.lower())), exact))
+    return tuple(out)
+
+
+def _lead(text: str) -> list[str]:
+    """The first ``LEAD_WORDS`` words of ``text``, read no further."""
+    return [m.group() for m in islice(_WORD.finditer(text), LEAD_WORDS)]
 
 
 def said_in_lead(text: str, key: str) -> bool:
     """Whether the passage ``text`` names the nation ``key`` within its lead, not as part of
     another name nor as a language."""
-    return _says(_words(text)[:LEAD_WORDS], key)
+    return _says(_lead(text), key)
 
 
 def named_in(text: str, key: str) -> bool:
@@ -204,7 +211,7 @@ def named_in(text: str, key: str) -> bool:
 
 def _says(words: list[str], key: str) -> bool:
     lower = [w.lower() for w in words]
-    for phrase, exact in _phrases(names_of(key)):
+    for phrase, exact in _phrases(key):
         seq = words if exact else lower
         n = len(phrase)
         for i in range(len(seq) - n + 1):
@@ -226,7 +233,7 @@ def nations_in_lead(scorer: Scorer, keys: list[str], rows: np.ndarray) -> np.nda
     if passages is None or not keys:
         return out
     for col, r in enumerate(rows):
-        text = passages[int(r)]
+        lead = _lead(passages[int(r)])  # read once for every nation asked
         for j, key in enumerate(keys):
-            out[j, col] = said_in_lead(text, key)
+            out[j, col] = _says(lead, key)
     return out
