@@ -80,6 +80,9 @@ SET_CORPORA = {
     "nevir4": "nevir",
     "excluir10": "excluir",
     "scifact11": "scifact",
+    "comlq12": "comlq",
+    "nevir5": "nevir",
+    "excluir11": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
