@@ -83,6 +83,7 @@ SET_CORPORA = {
     "comlq12": "comlq",
     "nevir5": "nevir",
     "excluir11": "excluir",
+    "negconstraint11": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
