@@ -130,6 +130,12 @@ POSTPOSED = (
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
+    # "the modern debate about his letters is not relevant for our label", "X are irrelevant
+    # here", "passages concerning its syntax are to be disregarded"
+    r"|(?:is|are)\s+(?:not\s+relevant|irrelevant)(?:\s+(?:here|now|to\s+(?:me|us)"
+    r"|(?:to|for)\s+(?:this|my|our|the)(?:\s+[\w'\u2019-]+)?))?"
+    r"|(?:is|are)\s+to\s+be\s+(?:skipped|disregarded|ignored|omitted|dropped|excluded"
+    r"|left\s+(?:off|out)|set\s+aside)"
     # "the story of who invented them is of no interest to me", "side-channel attacks are not of
     # interest to me", "X is not what I search", "assassination can stay out of it",
     # "individualist anarchism I am not needing"
@@ -154,7 +160,7 @@ POSTPOSED = (
     # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
     # covered", "temples and churches off the list", "(if) sport and athletics were left out
     # entirely", "the workings of its bellows hold no interest for me"
-    r"|(?:lie|lies|fall|falls|is|are)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
+    r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
     r"(?:present\s+)?"
     r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:inquiry|enquiry"
     r"|question|search|request|project|review))?"
@@ -361,8 +367,9 @@ CUES: tuple[Cue, ...] = (
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|search|request|project|review|matter|much|mentioned|considered|discussed"
-        r"|altogether|completely|them|off|limits)"
+        r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|aside)"
         r"\s*(?:[.;?!),]|$)"
+        r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
     _cue(
@@ -411,7 +418,8 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:please\s+)?"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although)\s+)?"
+        r"(?:please\s+)?"
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+)?|{DASH}\s*|\b(?:with|having|containing)\s+"
         # "she'd prefer nothing on the nazis"
         r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
@@ -421,6 +429,8 @@ CUES: tuple[Cue, ...] = (
         rf"|{_AFTER_PLURAL}\s+)"
         r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
         r"|other|such|mean|question|end|idea|sense)\b)"
+        # "wallace - the evolution side, none of his politics"
+        r"|none\s+of\s+(?=(?:the|his|her|its|their|that|those|these|this|your|my)\s)"
         r"|nothin(?:g|['\u2019])?\s+(?:with|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+"
@@ -430,7 +440,7 @@ CUES: tuple[Cue, ...] = (
         r"|serious|wrong|too|very|so|at|of|whatsoever|is|was|will|can|could|would|should|i|we"
         r"|you|that|this|it|and|or|if|for|fits|matches|works)\b))(?=[^\W\d_])",
         "no",
-        key=r"\bno\s|\bnothin(?:g|['\u2019])?\s",
+        key=r"\bno\s|\bnothin(?:g|['\u2019])?\s|\bnone\s+of\s",
     ),
     _cue(
         NEGATION_MINUS,
@@ -502,7 +512,9 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_BUT_NOT,
-        r"(?:,\s*)?\b(?:but|and|yet)\s+not\b(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)",
+        # "though not" only set off by a comma ("real though not testable" joins two predicates)
+        r"(?:(?:,\s*)?\b(?:but|and|yet)|,\s*(?:though|although))\s+not\b"
+        r"(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)",
         key="not",
     ),
     _cue(
@@ -561,7 +573,9 @@ def verbal_kind(cue_text: str, attached: bool = False) -> str:
 
 
 _PARTICIPLE = re.compile(
-    r"(?!(?:during|according|following|pending|notwithstanding|barring)\b)"
+    # "not anything about cars": a pronoun in "-ing", not a participle
+    r"(?!(?:during|according|following|pending|notwithstanding|barring|anything|something"
+    r"|everything|nothing|thing)\b)"
     r"(?:[^\W\d_]{3,}(?:ed|ing)|used|using|doing|going|being|having|making|taking|getting|known|made|seen|given|taken|shown|written|grown|born|built"
     r"|held|sold|found|won|run|done|kept|left|told|thought|brought|bought|taught|meant|spent"
     r"|sent|lost|paid|chosen|driven|eaten|fallen|forgotten|hidden|spoken|stolen|worn)\b",
@@ -650,14 +664,17 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"(?:any|all|the|some)?\s*(?:(?:detailed|specific|in-depth|lengthy|further|explicit)\s+)?"
         r"(?:mentions?|discussions?|references?|information|info|details?|content|descriptions?"
         r"|explanations?|coverage|talk|material|data|facts|stories|news|treatments?|accounts?"
-        r"|analys[ei]s)\s+"
+        r"|analys[ei]s|passages?|texts?|articles?|papers?|documents?|sources?|pages?|sections?"
+        r"|bits?|entries|results)\s+"
         r"(?:of|about|on|regarding|concerning|related\s+to|relating\s+to|pertaining\s+to"
-        r"|involving|that\s+(?:mentions?|involves?|relates?\s+to))\s+",
+        r"|involving|dealing\s+with|that\s+(?:mentions?|involves?|relates?\s+to))\s+",
         r"(?:anything|everything|something|things|stuff|any|those|ones|information|content)\s+"
         r"(?:(?:that\s+(?:is|are)\s+)?(?:related|relating|pertaining)\s+to|about|regarding"
         r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        # "but not anything thai": the pronoun before a modifier says nothing of the topic
+        r"(?:anything|everything|something)\s+(?!(?:else|more|less|but|that|which|who)\b)(?=[^\W\d_])",
         # "anything by Asimov", "stuff with nuts": the maker or the ingredient is what is excluded
         r"(?:anything|everything|something|stuff|anyone|anybody|someone|people)\s+"
         r"(?:by|from|with|featuring|starring)\s+",
