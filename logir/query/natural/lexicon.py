@@ -366,8 +366,8 @@ CUES: tuple[Cue, ...] = (
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
-        r"|search|request|project|review|matter|much|mentioned|considered|discussed"
-        r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|aside)"
+        r"|request|project|review|matter|much|mentioned|considered|discussed"
+        r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",

@@ -40,6 +40,9 @@ _CUE_WORK = 40_000
 clause, so a clause of n characters keeps at most ``max(4, _CUE_WORK // n)`` cues (the rest stay
 plain text). Real queries, a few hundred characters with a handful of cues, never reach it."""
 
+#: a chat word typed before a comma ("not nascar lol, ..."): a clause boundary
+_CHAT_COMMA = rf"\s+(?:{LAUGH})\s*,"
+
 # Clause boundaries that end a negated stretch of text.
 _BOUNDARY = re.compile(
     # a spaced dash, unless a name goes on after it ("Philip Pearson - Gregory")
@@ -56,7 +59,7 @@ _BOUNDARY = re.compile(
     r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))"
     # a chat word, then a comma: "not nascar lol, like the uk banger stuff" goes on with the
     # positive part
-    rf"|\s+(?:{LAUGH})\s*,",  # as _CHAT_BOUNDARY below
+    rf"|{_CHAT_COMMA}",
     re.I,
 )
 # A listed exclusion "A, B, and C" (items without sentence punctuation, the last after "and" or
@@ -181,7 +184,7 @@ def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
 _OTHER_LATER = re.compile(r"\b(?:other|else|another|more|also|further)\b", re.I)
 _CUE_BUT = re.compile(r"[\s,]*but\b", re.I)
 _BUT_BOUNDARY = re.compile(r"\s+but\s+", re.I)
-_CHAT_BOUNDARY = re.compile(rf"\s+(?:{LAUGH})\s*,", re.I)
+_CHAT_BOUNDARY = re.compile(_CHAT_COMMA, re.I)
 _NOR = re.compile(r"\bnor\b", re.I)
 
 
