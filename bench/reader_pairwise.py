@@ -1,15 +1,19 @@
 """A reader alone on a benchmark's labelled pairs: NevIR's own measure, no first stage.
 
     python bench/reader_pairwise.py --reader DIR [--data ../shared/datasets/nevir]
-        [--split all|logir-tune|logir-test] [--limit N] [--out F.json]
+        [--split all|logir-tune|logir-test] [--limit N] [--precision auto|fp32|bf16]
+        [--out F.json]
 
 Each query of a folder in the labelled layout of NevIR (``queries.jsonl`` with
 ``constraint_satisfying_doc_ids`` / ``constraint_violating_doc_ids``) has a passage that
 satisfies it and one that violates it. The reader scores both; a query is right when the
-satisfying passage scores strictly higher. NevIR's pairwise accuracy counts a pair of queries
-(one the negation of the other, over the same two passages) right only when both of its
-queries are right: random scores get 25 %. Prints per-query accuracy, pair accuracy and the
-reader's time per pair. Reads the split it is given: run it on test splits only to report.
+satisfying passage scores strictly higher. It reads in float32 by default: under bf16 two
+close scores round to a tie, which counts as wrong (figures before session 23 were read with
+``--precision auto``, bf16 on that CPU and GPU). NevIR's pairwise
+accuracy counts a pair of queries (one the negation of the other, over the same two passages)
+right only when both of its queries are right: random scores get 25 %. Prints per-query
+accuracy, pair accuracy and the reader's time per pair. Reads the split it is given: run it
+on test splits only to report.
 """
 
 from __future__ import annotations
@@ -38,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all")
     ap.add_argument("--limit", type=int, default=None, help="first N pairs of queries")
     ap.add_argument("--device", default="auto")
+    ap.add_argument(
+        "--precision",
+        default="fp32",
+        choices=["auto", "fp32", "bf16"],
+        help="fp32 (default): bf16 rounds two close scores to a tie, which counts as wrong",
+    )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     dataset = load_nevir(args.data)
@@ -45,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         dataset = select_split(dataset, args.split)
     texts = {d.id: d.full_text for d in dataset.corpus}
     groups: dict[str, list[bool]] = {}
-    reader = InferenceReader(args.reader, device=args.device)
+    reader = InferenceReader(args.reader, device=args.device, precision=args.precision)
     started = time.perf_counter()
     for topic in dataset.queries:
         pair = str(topic.meta.get("pair") or topic.id)
@@ -73,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         "pairs": len(pairs),
         "pair_accuracy": sum(pairs) / max(len(pairs), 1),
         "device": reader.device,
+        "precision": reader.precision,
         "ms_per_pair": 1000 * seconds / max(2 * len(right), 1),
     }
     print(

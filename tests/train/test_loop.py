@@ -168,3 +168,21 @@ def test_a_loss_that_is_not_finite_stops_the_run_with_a_clear_error(
     monkeypatch.setattr(ReaderModel, "loss", poisoned)
     with pytest.raises(LogirError, match="loss is not finite at step 1"):
         train(_config("reader", triplets, tiny_base, tmp_path / "nan", max_steps=2))
+
+
+def test_held_out_accuracy_is_read_in_float32_under_bf16_training(
+    tiny_base: Path, triplets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import logir.train.loop as loop
+
+    seen: list[bool] = []
+    real = loop.pairwise_accuracy
+
+    def spy(*args: object, **kw: object) -> object:
+        seen.append(torch.is_autocast_enabled("cpu"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(loop, "pairwise_accuracy", spy)
+    config = _config("reader", triplets, tiny_base, tmp_path / "r", max_steps=2, precision="bf16")
+    train(config)
+    assert seen and not any(seen)  # a bf16 tie of two close scores would count as a loss
