@@ -553,6 +553,22 @@ CASES: list[tuple[str, Query]] = [
         "uses of argon for a lesson - its place in the periodic table is already covered",
         And(T("uses of argon for a lesson"), Not(T("place in the periodic table"))),
     ),
+    # what is covered already or can be skipped, said after the item or without a subject
+    (
+        "impressionist painters, monet is covered already",
+        And(T("impressionist painters"), Not(T("monet"))),
+    ),
+    ("roman emperors, augustus we already covered", And(T("roman emperors"), Not(T("augustus")))),
+    ("roman emperors, augustus we can skip", And(T("roman emperors"), Not(T("augustus")))),
+    ("roman emperors - already did augustus", And(T("roman emperors"), Not(T("augustus")))),
+    ("dog breeds; we have enough on poodles", And(T("dog breeds"), Not(T("poodles")))),
+    (
+        "modern art movements. The Futurists are on another floor, so not them.",
+        And(T("modern art movements"), Not(T("The Futurists"))),
+    ),
+    ("sights in rome we can skip", T("sights in rome we can skip")),
+    ("bands, already seen live", T("bands, already seen live")),
+    ("drugs that are covered by insurance", T("drugs that are covered by insurance")),
     (
         "accordions - though I confess the workings of its bellows hold no interest for me.",
         And(T("accordions"), Not(T("workings of its bellows"))),

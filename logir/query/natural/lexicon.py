@@ -110,7 +110,9 @@ _ALREADY = (
     r"|(?:read|seen|studied|heard)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
     r"(?:about|on)\s+"
     # "we've had quite enough of Hercule Poirot": what one is tired of is left out
-    r"|had\s+(?:quite\s+|more\s+than\s+)?enough\s+(?:of|about)\s+)"
+    r"|had\s+(?:quite\s+|more\s+than\s+)?enough\s+(?:of|about)\s+"
+    # "we have enough on poodles", "i've got plenty on the Tudors"
+    r"|(?:got\s+)?(?:enough|plenty)\s+(?:on|about)\s+)"
 )
 
 #: "does not", "don't" and the like, as typed ("doesnt interest me", "dont count")
@@ -145,9 +147,12 @@ POSTPOSED = (
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after)"
     r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
     r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
-    # "Alfonso the Battler I know well enough already", "the basics we already know"
-    r"|(?:i|we)(?:\s+already\s+know|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
-    r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered))"
+    # "Alfonso the Battler I know well enough already", "the basics we already know", "augustus
+    # we already covered", "the doping stuff we can skip"
+    r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw)"
+    r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
+    r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done))"
+    r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
     # "paraquat cases are not needed", "the clotting stuff isn't needed", "the ski and tourist
     # things i dont want", "his quarrel with Sartre doesn't interest me in the least", "huxley
     # coining the word doesnt matter to me"
@@ -164,7 +169,7 @@ POSTPOSED = (
     r"(?:present\s+)?"
     r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:inquiry|enquiry"
     r"|question|search|request|project|review))?"
-    r"|(?:is|are|was|were)\s+already\s+(?:covered|done|dealt\s+with)"
+    r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
@@ -174,7 +179,9 @@ POSTPOSED = (
     # episode, leave them": a clause on the item, then a pronoun for it (at most five words
     # between; each word ends at a space, so nothing backtracks)
     r"|(?:is|are)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*(?:,\s*|\s+)(?:so\s+|and\s+)?"
-    r"(?:please\s+|just\s+)?(?:leave|skip|drop)\s+(?:it|them)(?:\s+out(?:\s+of\s+it)?)?"
+    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them)(?:\s+out(?:\s+of\s+it)?)?"
+    # "The Futurists are on another floor, so not them."
+    r"|not\s+(?:it|them|those))"
 )
 
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
@@ -367,7 +374,8 @@ CUES: tuple[Cue, ...] = (
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|request|project|review|matter|much|mentioned|considered|discussed"
-        r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now)"
+        r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
+        r"|did|saw|those)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
@@ -487,7 +495,9 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_DISLIKE,
         # "python tutorials, I already know the basics": after the request
-        rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and)\s+){_ALREADY}",
+        rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and)\s+)(?:{_ALREADY}"
+        # "roman emperors - already did augustus": no subject, as typed
+        r"|already\s+(?:covered|did|done\s+with)\s+)",
         key="already|tons|loads|lots|plenty|enough|lot|much",
     ),
     _cue(
