@@ -32,6 +32,9 @@ REQUESTS = [
     "How chips are packaged; the story of who invented them is of no interest to me.",
     # a question, then a sentence: a request
     "How do doctors regard alternative medicine? I have no interest in acupuncture.",
+    # a request passed on: its subject is not the writer, yet it asks for something
+    "A patron wants to know where alabaster is quarried today; she is not after its use in "
+    "ancient Egypt or Mesopotamia.",
 ]
 
 

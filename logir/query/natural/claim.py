@@ -28,11 +28,18 @@ SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 REQUESTERS = frozenset({"i", "we", "you"})
 """Subjects that make a sentence a request ("I want ...", "you should ..."), not a claim."""
 
+REQUEST_VERBS = frozenset({"want", "wants", "wanted", "wish", "wishes", "seek", "seeks", "asks"})
+"""Verbs that report a request when they open a sentence ("A patron wants to know where
+alabaster is quarried"): whoever the subject is, it asks for something and claims nothing."""
+
+REQUEST_WINDOW = 5
+"""How many of the first sentence's opening words may hold a ``REQUEST_VERBS`` verb."""
+
 
 def is_claim(text: str) -> bool:
     """True when ``text`` is a declarative sentence: it ends with a full stop, and its first
     sentence's root is a finite verb (not an imperative) after a noun or pronoun subject (not
-    "I", "we" or "you": those make a request)."""
+    "I", "we" or "you": those make a request), and it does not open by reporting a request."""
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
         return False
@@ -43,9 +50,12 @@ def is_claim(text: str) -> bool:
         return False
     if doc[0].tag_ == "VB":  # an instruction: "Find ...", "Show me ..."
         return False
-    root = next(iter(doc.sents)).root
+    first = next(iter(doc.sents))
+    root = first.root
     if root.pos_ not in ("VERB", "AUX") or root.tag_ in ("VB", "VBG", "VBN", "TO"):
         return False
+    if any(t.lower_ in REQUEST_VERBS for t in first[:REQUEST_WINDOW]):
+        return False  # a reported request: "A patron wants to know ..."
     subject = next((c for c in root.children if c.dep_ in SUBJECTS), None)
     return (
         subject is not None

@@ -104,8 +104,10 @@ NT = (
 )
 #: "I already know (all) about", "we've already read": what follows is known, so left out
 _ALREADY = (
-    r"(?:i|we)(?:\s*['\u2019]ve|\s+have)?\s+(?:already\s+(?:know|knew|read|covered|studied|seen"
-    r"|looked\s+at)\s+(?:(?:all|enough|plenty)\s+)?(?:about\s+|on\s+)?"
+    # (a patron: "she already has the cystitis material")
+    r"(?:i|we|she|he|they)(?:\s*['\u2019]ve|\s+have|\s+has)?\s+(?:already\s+(?:know|knows|knew"
+    r"|read|covered|studied|seen|looked\s+at|has|have|got)\s+(?:(?:all|enough|plenty)\s+)?"
+    r"(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
     r"|(?:read|seen|studied|heard)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
     r"(?:about|on)\s+"
@@ -167,7 +169,7 @@ POSTPOSED = (
     # entirely", "the workings of its bellows hold no interest for me"
     r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
     r"(?:present\s+)?"
-    r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:inquiry|enquiry"
+    r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
     r"|question|search|request|project|review))?"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
@@ -343,7 +345,7 @@ CUES: tuple[Cue, ...] = (
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
         # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
         # S. Grant excluded")
-        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*"
+        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*|\(\s*"
         r"|(?<=[\w)\]])(?:\.{1,3}|\u2026|[?!]+)\s+)"
         # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
@@ -439,6 +441,8 @@ CUES: tuple[Cue, ...] = (
         r"|other|such|mean|question|end|idea|sense)\b)"
         # "wallace - the evolution side, none of his politics"
         r"|none\s+of\s+(?=(?:the|his|her|its|their|that|those|these|this|your|my)\s)"
+        # "bassists or drummers - nobody from nirvana", "rock bands, but none from the uk"
+        r"|(?:nobody|no[\s-]one|none)\s+(?:from|in|at|with)\s+"
         r"|nothin(?:g|['\u2019])?\s+(?:with|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+"
@@ -448,7 +452,7 @@ CUES: tuple[Cue, ...] = (
         r"|serious|wrong|too|very|so|at|of|whatsoever|is|was|will|can|could|would|should|i|we"
         r"|you|that|this|it|and|or|if|for|fits|matches|works)\b))(?=[^\W\d_])",
         "no",
-        key=r"\bno\s|\bnothin(?:g|['\u2019])?\s|\bnone\s+of\s",
+        key=r"\bno\s|\bnothin(?:g|['\u2019])?\s|\bnone\s|\bnobody\s|\bno-one\s",
     ),
     _cue(
         NEGATION_MINUS,
@@ -476,8 +480,8 @@ CUES: tuple[Cue, ...] = (
         # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
         # 1990": the subject must be there)
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
-        r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+not\s+(?:really\s+)?"
-        r"(?:after|looking\s+for)\b"
+        r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)"
+        r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for)\b"
         # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
         # (a determiner must follow: "not after 1990" is a date)
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
@@ -726,7 +730,8 @@ NEG_TAIL = re.compile(
 NEG_ASIDE = re.compile(
     r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
     r"|that\s+i|about\s+whom|about\s+which"
-    r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her)\b)\b",
+    r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
+    r"|those)\b)\b",
     re.I,
 )
 """A comment after an excluded concept, no part of it: ``..., already revised those``,
@@ -764,7 +769,15 @@ FRAME = re.compile(
     r"|i\s+(?:would|should)\s+like\s+to\s+(?:learn|know|read)(?:\s+(?:about|of))?"
     r"|(?:please\s+)?(?:show|give|get|find)\s+me"
     r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
-    r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?)"
+    r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?"
+    # a request passed on: "A patron wants material on", "my boss is looking for", "Patron
+    # asking for reviews of the evidence on"
+    r"|(?:(?:a|the|my|our|one)\s+)?(?:patron|client|customer|user|student|reader|visitor"
+    r"|colleague|friend|boss|teacher|manager)\s+(?:wants|needs|would\s+like"
+    r"|(?:is\s+)?(?:after|looking\s+for|asking\s+(?:for|about)|searching\s+for)|asks\s+(?:for|about))"
+    r"(?:\s+to\s+(?:find|see|read|know|learn)(?:\s+about)?)?"
+    r"(?:\s+(?:some\s+|any\s+)?(?:reviews?|overviews?|accounts?)\s+of\s+the\s+evidence"
+    r"\s+(?:on|about|for))?)"
     r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts"
     r"|abstracts|material|studies|research|literature|sources)"
     r"\s+(?:on|about|regarding|concerning)|\s+a\s+list\s+of)?)\s+",

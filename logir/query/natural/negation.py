@@ -69,11 +69,15 @@ _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
+_CLOSE_PAREN = re.compile(r"\s*\)")
+#: a capitalised name of one to four words between commas (or before the clause's end)
+_APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\s*(?=[,.;]|$)")
 #: the word after an excluded item that says it is left out ("opioids aside")
 _ASIDE = re.compile(
-    rf"\s+(?:{AFTER_ITEM}|to\s+one\s+side"
-    rf"|{POSTPOSED}"
-    r"|out(?:\s+of\s+(?:it|this|that|them))?)\b",
+    # a copula before the word belongs to neither ("anything from marvel is excluded"); the
+    # longer cues first ("if sport were left out entirely")
+    rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be)\s+)?(?:{AFTER_ITEM}|to\s+one\s+side"
+    r"|out(?:\s+of\s+(?:it|this|that|them))?))\b",
     re.I,
 )
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
@@ -250,6 +254,11 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
+        if h.kind == "aside" and text[h.cue_start] == "(":
+            # "bands (the beatles excluded) from liverpool": the bracket goes with its item
+            close = _CLOSE_PAREN.match(text, h.cut_end)
+            if close:
+                h.cut_end = close.end()
         return
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if h.kind == "comma" and text[h.cue_start] == ",":
@@ -260,9 +269,18 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             h.neg_end = h.cut_end = listed
             return
         if m:
+            # "with the exception of its capital, Atlanta, which I know well": a name set off
+            # by commas right after the item is the item's other name
+            named = (
+                _APPOSITIVE.match(text, m.start(), stop)
+                if text[h.cue_end : m.start()].islower()  # a description, then its name
+                else None
+            )
+            end = named.end() if named else m.start()
             # "leaving aside X, about whom I know a lot": the comment goes with X
-            aside = NEG_ASIDE.match(text, m.start())
-            h.neg_end, h.cut_end = m.start(), stop if aside else m.end()
+            aside = NEG_ASIDE.match(text, end)
+            after = end + 1 if named and text.startswith(",", end) else end if named else m.end()
+            h.neg_end, h.cut_end = end, stop if aside else after
             return
     h.neg_end, h.cut_end = stop, stop
     boundary = text[stop : stop + blen]
