@@ -279,8 +279,13 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             end = named.end() if named else m.start()
             # "leaving aside X, about whom I know a lot": the comment goes with X
             aside = NEG_ASIDE.match(text, end)
-            after = end + 1 if named and text.startswith(",", end) else end if named else m.end()
-            h.neg_end, h.cut_end = end, stop if aside else after
+            if aside:
+                after = stop
+            elif named:  # the comma after the name, if any, goes with it
+                after = end + 1 if text.startswith(",", end) else end
+            else:
+                after = m.end()
+            h.neg_end, h.cut_end = end, after
             return
     h.neg_end, h.cut_end = stop, stop
     boundary = text[stop : stop + blen]
