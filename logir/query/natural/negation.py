@@ -69,7 +69,6 @@ _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
-_CLOSE_PAREN = re.compile(r"\s*\)")
 #: a capitalised name of one to four words between commas (or before the clause's end)
 _APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\s*(?=[,.;]|$)")
 #: the word after an excluded item that says it is left out ("opioids aside")
@@ -210,7 +209,8 @@ def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[
     # Earliest first; at the same start the longest cue wins.
     raw.sort(key=lambda h: (h.cue_start, -(h.cue_end - h.cue_start)))
     starts = sorted(o.cue_start for o in raw if o.kind != "paren")
-    closing = _closing_parens(text) if any(h.kind == "paren" for h in raw) else {}
+    bracketed = any(h.kind == "paren" or text.startswith("(", h.cue_start) for h in raw)
+    closing = _closing_parens(text) if bracketed else {}
     hits: list[_Hit] = []
     for h in raw:
         if limit is not None and len(hits) >= limit:
@@ -256,9 +256,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         h.neg_end, h.cut_end = m.start(), m.end()
         if h.kind == "aside" and text[h.cue_start] == "(":
             # "bands (the beatles excluded) from liverpool": the bracket goes with its item
-            close = _CLOSE_PAREN.match(text, h.cut_end)
-            if close:
-                h.cut_end = close.end()
+            close = closing.get(h.cue_start, -1)
+            if close >= h.cut_end and not text[h.cut_end : close].strip():
+                h.cut_end = close + 1
         return
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if h.kind == "comma" and text[h.cue_start] == ",":
