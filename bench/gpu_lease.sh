@@ -31,11 +31,9 @@ declare -A BASE=([reader]=minilm [nreader]=minilm [dense]=minilm [ndense]=minilm
   [snrelu]=splade [nsplade]=splade [nsnrelu]=splade)
 declare -A FOLDER=([nevir]=nevir [negconstraint]=negconstraint [excluir]=excluir
   [boolquestions]=boolquestions-not [scifact]=scifact [comlq]=comlq)
-export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
-R=$OUT/results
-mkdir -p "$R"
-t0=$(date +%s)
-say() { echo "[$(($(date +%s) - t0)) s] $*" | tee -a "$R/lease.log"; }
+# shellcheck source=bench/lease_lib.sh
+. bench/lease_lib.sh
+lease_start lease.log
 
 pack() {
   say "packing"
@@ -44,30 +42,22 @@ pack() {
   done
   local back=${BRING_BACK:-reader}
   if [ -f "runs/train/$back/model.safetensors" ] && [ -f "runs/train/$back/logir.json" ]; then
-    "$PY" bench/model_parts.py narrow "runs/train/$back" "/tmp/$back-parts" --part-mb 16 >> "$R/lease.log" 2>&1
-    mkdir -p "$OUT/$back" "$R/$back"
-    mv "/tmp/$back-parts"/model.fp16.safetensors.part* "$OUT/$back/"
-    cp -r "/tmp/$back-parts/." "$R/$back/"
+    lease_bring_back "runs/train/$back" "$back"
   fi
-  tar czf "$OUT/results.tar.gz" -C "$OUT" results && rm -rf "$R"
+  lease_pack
 }
 trap pack EXIT
 
-say "start on $(hostname)"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$R/gpu.txt" 2>&1
 if compgen -G ".whl/*.whl" > /dev/null; then
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 fi
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
-mkdir -p /tmp/data
-for f in "$ASSETS"/*-data.tar.xz; do tar xJf "$f" -C /tmp/data || exit 1; done
-mkdir -p /tmp/half
+lease_data || exit 1
 for m in minilm splade; do
   [ -f "$ASSETS/$m.tar.xz" ] || continue
-  tar xJf "$ASSETS/$m.tar.xz" -C /tmp/half || exit 1
-  "$PY" bench/model_parts.py widen "/tmp/half/$m" "/tmp/base/base-$m" >> "$R/lease.log" 2>&1 || exit 1
+  lease_widen "$m" "/tmp/base/base-$m" || exit 1
 done
 "$PY" -c "import torch, transformers, sentence_transformers as s; print('torch', torch.__version__, 'transformers', transformers.__version__, 'sentence-transformers', s.__version__, torch.cuda.get_device_name(0))" >> "$R/gpu.txt" 2>&1
 say "assets ready"

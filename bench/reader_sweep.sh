@@ -20,12 +20,10 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:?set OUT}
 ASSETS=${ASSETS:-.gpu}
 PY=${PYTHON:-python3}
-export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
-R=$OUT/results
-mkdir -p "$R"
-t0=$(date +%s)
-say() { echo "[$(($(date +%s) - t0)) s] $*" | tee -a "$R/sweep.log"; }
+# shellcheck source=bench/lease_lib.sh
+. bench/lease_lib.sh
+lease_start sweep.log
 
 N=/tmp/data/nevir-train
 E=/tmp/data/excluir-train/train-triplets.jsonl
@@ -48,21 +46,14 @@ pack() {
   local chosen
   chosen=$(cat "$R/choice.txt" 2>/dev/null | head -1)
   if [ -n "$chosen" ] && [ -f "runs/sweep/$chosen/model.safetensors" ]; then
-    "$PY" bench/model_parts.py narrow "runs/sweep/$chosen" /tmp/chosen-parts --part-mb 16 >> "$R/sweep.log" 2>&1
-    mkdir -p "$OUT/chosen" "$R/chosen"
-    mv /tmp/chosen-parts/model.fp16.safetensors.part* "$OUT/chosen/"
-    cp -r /tmp/chosen-parts/. "$R/chosen/"
+    lease_bring_back "runs/sweep/$chosen" chosen
   fi
-  tar czf "$OUT/results.tar.gz" -C "$OUT" results && rm -rf "$R"
+  lease_pack
 }
 trap pack EXIT
 
-say "start on $(hostname)"
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv > "$R/gpu.txt" 2>&1
-mkdir -p /tmp/data /tmp/half
-for f in train test; do tar xJf "$ASSETS/$f-data.tar.xz" -C /tmp/data || exit 1; done
-tar xJf "$ASSETS/minilm.tar.xz" -C /tmp/half || exit 1
-"$PY" bench/model_parts.py widen /tmp/half/minilm /tmp/base-minilm >> "$R/sweep.log" 2>&1 || exit 1
+lease_data || exit 1
+lease_widen minilm /tmp/base-minilm || exit 1
 "$PY" -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__, torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'cpu')" >> "$R/gpu.txt" 2>&1
 # cuDNN's attention stopped a reader with other jobs on the GPU in session 20
 # (mha_graph.execute ... is_good()): every Python here runs without it
