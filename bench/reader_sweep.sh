@@ -13,6 +13,8 @@
 #   EVAL_TIMEOUT (seconds per scoring; default 90), TRAIN_ARGS (more trainer options after
 #   the recipe's: a quick trial on a CPU, e.g. "--max-steps 2 --batch-size 4"), PAIR_ARGS
 #   (more bench/reader_pairwise.py options, e.g. "--limit 3").
+# Rerun on the same machine, it resumes a killed run from its last checkpoint (every 400 steps)
+# and keeps a finished one (its log says so), then scores them all again.
 # Writes OUT/results.tar.gz (logs, the models' logir.json, pairwise JSON, choice.txt) and
 # OUT/chosen/model.fp16.safetensors.partN (bench/model_parts.py join puts the model back).
 set -uo pipefail
@@ -69,7 +71,7 @@ for name in "${runs[@]}"; do
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "$name: %e s wall, %M KB max RSS")
   # shellcheck disable=SC2086  # recipes are word lists
   timeout "${TRAIN_TIMEOUT:-400}" "${timer[@]}" "$PY" -m logir.train.run reader $COMMON $recipe \
-    --base /tmp/base-minilm --out "runs/sweep/$name" --fresh ${TRAIN_ARGS:-} > "$R/train-$name.log" 2>&1 &
+    --base /tmp/base-minilm --out "runs/sweep/$name" ${TRAIN_ARGS:-} > "$R/train-$name.log" 2>&1 &
 done
 wait
 say "trained: $(for n in "${runs[@]}"; do [ -f "runs/sweep/$n/logir.json" ] && printf "%s " "$n"; done)"
