@@ -87,6 +87,9 @@ SET_CORPORA = {
     "nevir5": "nevir",
     "excluir11": "excluir",
     "negconstraint11": "negconstraint",
+    "negconstraint12": "negconstraint",
+    "nevir6": "nevir",
+    "comlq14": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
