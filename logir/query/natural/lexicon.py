@@ -146,7 +146,7 @@ POSTPOSED = (
     r"|(?:is|are)\s+(?:of\s+no\s+(?:interest|use)|not\s+of\s+(?:any\s+|much\s+)?interest)"
     r"(?:\s+to\s+(?:me|us))?"
     r"|(?:is|are)\s+not\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
-    r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after)"
+    r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
     r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
     r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
     # "Alfonso the Battler I know well enough already", "the basics we already know", "augustus
@@ -155,6 +155,9 @@ POSTPOSED = (
     r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
     r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done))"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
+    # "NASA results keep coming up and i dont want them"
+    r"|keeps?\s+(?:coming|showing|popping|turning)\s+up\s*,?\s+(?:and|but)\s+(?:i|we)\s+"
+    r"(?:do\s+not|don['\u2019]?t)\s+want\s+(?:them|it|those|that)"
     # "paraquat cases are not needed", "the clotting stuff isn't needed", "the ski and tourist
     # things i dont want", "his quarrel with Sartre doesn't interest me in the least", "huxley
     # coining the word doesnt matter to me"
@@ -189,6 +192,8 @@ POSTPOSED = (
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded")
 AFTER_ITEM = (
     r"aside|excluded|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
+    # "with the Chicago Seven trial kept out of it" (not "countries that kept out of the war")
+    r"|kept\s+out(?:\s+of\s+(?:it|this|that|them))?(?:\s+as\s+(?:far|much)\s+as\s+possible)?"
     r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
 )
 
@@ -201,6 +206,12 @@ _NOT_PLURALS = _NOT_PLURALS_TEXT.split()
 
 #: right after a word that ends in "s" and is none of those ("players", not "is", "has")
 _AFTER_PLURAL = r"(?<=[^\W\d_]s)" + "".join(rf"(?<!\b{w})" for w in _NOT_PLURALS)
+#: verbs in "-s" that "outside" follows as a place, not as an exclusion ("it lies outside")
+_PLACED_VERBS = (
+    "lies sits stands falls occurs exists lives works happens appears remains stays operates"
+    " goes comes grows"
+)
+_NOT_PLACED = "".join(rf"(?<!\b{w})" for w in _PLACED_VERBS.split())
 
 #: "I'd prefer to", "we would rather": what follows is what the writer would sooner do ("leave
 #: aside X", "skip X")
@@ -313,6 +324,13 @@ CUES: tuple[Cue, ...] = (
         r"|(?<=[^\W\d_])[.?!]\s+(?:anything|everything|anywhere|anyone|anybody|any1)\s+but\b"
         # "hotels anywhere but paris", "manor houses somewhere outside England": a place left out
         r"|(?<=[\w.])\s+anywhere\s+but\b|(?<=[\w.,])\s+(?:somewhere|anywhere)\s+outside(?:\s+of)?\b"
+        # "stadiums outside england", "motorway rules, outside the united states", "IFN signalling
+        # outside antiviral defence": a place or a field left out, after a comma, a plural or a
+        # gerund (not "an imam outside the mosque", "stood outside the city", "lies outside",
+        # "books outside his canon", "the outside world", "outside help")
+        rf"|(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing))\s+outside\s+"
+        r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
+        r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
         rf"|(?:(?<=[.?!:;,])\s*|{DASH}\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not
@@ -377,7 +395,7 @@ CUES: tuple[Cue, ...] = (
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
-        r"|did|saw|those)"
+        r"|did|saw|those|mean|meant|possible)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
@@ -389,21 +407,30 @@ CUES: tuple[Cue, ...] = (
         rf"|(?:^|[,;(]\s*|(?<=[\w)\]])(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
+        # a request passed on: "she said to spare her the equations", "he asked us to leave out X"
+        r"(?:(?:she|he|they)\s+(?:said|says|asked|asks|wants|wanted)\s+(?:(?:me|us|you)\s+)?to\s+)?"
         # "though I should prefer to leave aside X", "I'd rather skip X", "I would be grateful if
         # you could leave aside X"
         rf"(?:{_PREFER_TO}"
         r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+be\s+(?:grateful|glad|thankful)\s+)?"
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
-        r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us)"
+        r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
         r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
-        r"|(?:leave|set|put)\s+aside)\b",
+        r"|(?:leave|set|put)\s+aside"
+        # "though I would rather not be given material on nuclear fusion", "I'd rather not read
+        # about the war"
+        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:rather|prefer)\s+not\s+(?:to\s+)?"
+        r"(?:be\s+(?:given|sent|shown)|get|have|see|read(?:\s+about)?|hear(?:\s+about)?|receive"
+        r"|go\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
+        r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
-        r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest",
+        r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
+        r"|prefer",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -443,7 +470,7 @@ CUES: tuple[Cue, ...] = (
         r"|none\s+of\s+(?=(?:the|his|her|its|their|that|those|these|this|your|my)\s)"
         # "bassists or drummers - nobody from nirvana", "rock bands, but none from the uk"
         r"|(?:nobody|no[\s-]one|none)\s+(?:from|in|at|with)\s+"
-        r"|nothin(?:g|['\u2019])?\s+(?:with|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
+        r"|nothin(?:g|['\u2019])?\s+(?:with|w/|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+"
         # "drag racing, nothing nascar", "but nothing apollo related" (not "nothing but", "nothing
@@ -722,6 +749,8 @@ own ("The Hurt Locker")."""
 NEG_TAIL = re.compile(
     r"(?:\s+|-)(?:ones?|related|based|focused|oriented|themed|centred|centered|heavy|type"
     r"|types|kind|kinds|stuff|things)\s*$|\s+(?:part|aspect|angle|side\s+of\s+things)\s*$"
+    # "outside the alzheimer's context"
+    r"|(?<=['\u2019]s)\s+context\s*$"
     r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$",
     re.I,
 )
@@ -730,6 +759,8 @@ NEG_TAIL = re.compile(
 NEG_ASIDE = re.compile(
     r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
     r"|that\s+i|about\s+whom|about\s+which"
+    # "..., my grandson already did that part", "..., my teacher said no opera"
+    r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
     r"|those)\b)\b",
     re.I,
@@ -796,7 +827,7 @@ POLITE_TAIL = re.compile(
 
 #: a laugh typed after a word ("not nascar lol, ..."): a chat word of its own
 LAUGH = r"lol|lmao|haha+"
-CHAT_TAIL = re.compile(rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo))+\s*$", re.I)
+CHAT_TAIL = re.compile(rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo|tho|though))+\s*$", re.I)
 """Chat words after an excluded item, no part of it (``not the astros lol``); the query's own
 sign-off is :data:`POLITE_TAIL`'s."""
 

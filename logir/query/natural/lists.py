@@ -76,7 +76,12 @@ def _is_list_gap(ch: str) -> bool:
     return ch.isspace() or ch in ",;"
 
 
-_SENTENCE_END = re.compile(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[A-Z(\"'])")
+_SENTENCE_END = re.compile(
+    # not before a sentence that only leaves things out ("what did newton do besides writing
+    # hymns? no amazing grace, no cowper"): it belongs to the one before
+    r"(?<=[?!;])\s+(?!(?:no|none\s+of)\s+(?!(?:doubt|longer|more|less|matter|one|wonder|way|idea)\b))"
+    r"|(?<=\.)\s+(?=[A-Z(\"'])"
+)
 _CLAUSE_JOIN = re.compile(
     r",\s*or\s+|;\s*or\s+|,\s*and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
     r"|(?<!\s)\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)",

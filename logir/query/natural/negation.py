@@ -377,7 +377,29 @@ _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _ARTICLE_START = re.compile(r"(?:the|a|an)\s")
 
 
+_INNER_NO = re.compile(
+    r"(?<=[^\W\d_])\s+no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|way|idea|other|such"
+    r"|sooner|later|end|sense|mean)\b)(?=[^\W\d_])",
+    re.I,
+)
+
+
 def split_list(v: View) -> list[View]:
+    """An excluded list as its items (:func:`_split_items`), a "no" inside it parting two
+    ("football clubs outside england no premier league teams": "england", "premier league
+    teams")."""
+    pieces: list[View] = []
+    at = 0
+    for m in _INNER_NO.finditer(v.text):
+        pieces.append(v.cut(at, m.start()))
+        at = m.end()
+    pieces.append(v.cut(at, len(v.text)))
+    if len(pieces) == 1 or not all(p.has_content() for p in pieces):
+        return _split_items(v)
+    return [item for p in pieces for item in _split_items(p)]
+
+
+def _split_items(v: View) -> list[View]:
     """An excluded list ``A, B and C`` / ``A or B`` as its items; any other concept as is.
 
     Only short items (at most four words each) joined by at least one ``and`` / ``or`` count as a
@@ -425,7 +447,18 @@ def split_list(v: View) -> list[View]:
         or (sizes[0] >= 3 and sizes[-1] == 1 and not names)  # "international honors and awards"
     ):
         return [v]
-    return items
+    # "material on nuclear fusion or on radioactive decay": the later item repeats the
+    # preposition the cue took before the first
+    return [items[0], *(_drop_preposition(i) for i in items[1:])]
+
+
+_ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning)\s+(?=\S)", re.I)
+
+
+def _drop_preposition(item: View) -> View:
+    """An item without a leading "on" / "about" ("on radioactive decay"), where words follow."""
+    m = _ITEM_PREPOSITION.match(item.text)
+    return item.cut(m.end(), len(item.text)) if m else item
 
 
 #: a negated "concept" that only points back at one named before ("those", "them", "it")
