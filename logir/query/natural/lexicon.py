@@ -204,14 +204,27 @@ _NOT_PLURALS_TEXT = (
 )
 _NOT_PLURALS = _NOT_PLURALS_TEXT.split()
 
+
+def _not_after(words: list[str]) -> str:
+    """Lookbehinds that fail right after any of ``words``."""
+    return "".join(rf"(?<!\b{w})" for w in words)
+
+
 #: right after a word that ends in "s" and is none of those ("players", not "is", "has")
-_AFTER_PLURAL = r"(?<=[^\W\d_]s)" + "".join(rf"(?<!\b{w})" for w in _NOT_PLURALS)
+_AFTER_PLURAL = r"(?<=[^\W\d_]s)" + _not_after(_NOT_PLURALS)
 #: verbs in "-s" that "outside" follows as a place, not as an exclusion ("it lies outside")
 _PLACED_VERBS = (
     "lies sits stands falls occurs exists lives works happens appears remains stays operates"
     " goes comes grows"
 )
-_NOT_PLACED = "".join(rf"(?<!\b{w})" for w in _PLACED_VERBS.split())
+_NOT_PLACED = _not_after(_PLACED_VERBS.split())
+
+#: words after "no" that make it something other than an exclusion ("no doubt", "no longer",
+#: "no one", "no idea")
+NO_FOLLOW_EXCEPT = (
+    r"doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer|other|such|mean"
+    r"|question|end|idea|sense"
+)
 
 #: "I'd prefer to", "we would rather": what follows is what the writer would sooner do ("leave
 #: aside X", "skip X")
@@ -464,8 +477,7 @@ CUES: tuple[Cue, ...] = (
         # typed with no comma after a plural: "tennis players no americans" (not "there is no",
         # "this has no", "yes no")
         rf"|{_AFTER_PLURAL}\s+)"
-        r"(?:no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer"
-        r"|other|such|mean|question|end|idea|sense)\b)"
+        rf"(?:no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)"
         # "wallace - the evolution side, none of his politics"
         r"|none\s+of\s+(?=(?:the|his|her|its|their|that|those|these|this|your|my)\s)"
         # "bassists or drummers - nobody from nirvana", "rock bands, but none from the uk"

@@ -13,6 +13,7 @@ from logir.query.natural.lexicon import (
     NEGATION_LIST_ITEM,
     NEGATION_NOT,
     NEGATION_WITHOUT,
+    NO_FOLLOW_EXCEPT,
     NT,
     verbal_kind,
 )
@@ -79,7 +80,7 @@ def _is_list_gap(ch: str) -> bool:
 _SENTENCE_END = re.compile(
     # not before a sentence that only leaves things out ("what did newton do besides writing
     # hymns? no amazing grace, no cowper"): it belongs to the one before
-    r"(?<=[?!;])\s+(?!(?:no|none\s+of)\s+(?!(?:doubt|longer|more|less|matter|one|wonder|way|idea)\b))"
+    rf"(?<=[?!;])\s+(?!(?:no|none\s+of)\s+(?!(?:{NO_FOLLOW_EXCEPT})\b))"
     r"|(?<=\.)\s+(?=[A-Z(\"'])"
 )
 _CLAUSE_JOIN = re.compile(

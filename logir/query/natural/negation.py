@@ -28,6 +28,7 @@ from logir.query.natural.lexicon import (
     NEGATION_EXCEPTION,
     NEGATION_FRONTED_EXCEPTION,
     NEGATION_PREDICATE,
+    NO_FOLLOW_EXCEPT,
     NT,
     POSTPOSED,
     negated_kind,
@@ -377,11 +378,7 @@ _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 _ARTICLE_START = re.compile(r"(?:the|a|an)\s")
 
 
-_INNER_NO = re.compile(
-    r"(?<=[^\W\d_])\s+no\s+(?!(?:doubt|longer|more|less|matter|one|wonder|way|idea|other|such"
-    r"|sooner|later|end|sense|mean)\b)(?=[^\W\d_])",
-    re.I,
-)
+_INNER_NO = re.compile(rf"(?<=[^\W\d_])\s+no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)(?=[^\W\d_])", re.I)
 
 
 def split_list(v: View) -> list[View]:
