@@ -90,6 +90,9 @@ SET_CORPORA = {
     "negconstraint12": "negconstraint",
     "nevir6": "nevir",
     "comlq14": "comlq",
+    "scifact13": "scifact",
+    "excluir13": "excluir",
+    "nevir7": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
