@@ -991,6 +991,88 @@ CASES: list[tuple[str, Query]] = [
         And(T("ways to heat a house"), Not(T("coal"))),
     ),
     ("T cells in cancer, no papers on mice", And(T("T cells in cancer"), Not(T("mice")))),
+    # writing that "does not concern" or "deal with" a topic is about something else; an agent
+    # that does not deal with one states a predicate
+    ("studies that do not concern smoking", And(T("studies"), Not(T("smoking")))),
+    ("papers which don't deal with cancer", And(T("papers"), Not(T("cancer")))),
+    # the item, then the words that leave it out
+    (
+        "oscar winners, behind-camera only. actors off the table",
+        And(T("oscar winners, behind-camera only"), Not(T("actors"))),
+    ),
+    (
+        "tv shows from the 2010s, but give the cartoons a miss",
+        And(T("tv shows from the 2010s"), Not(T("cartoons"))),
+    ),
+    (
+        "religious toleration in past centuries, Roger Williams apart.",
+        And(T("religious toleration in past centuries"), Not(T("Roger Williams"))),
+    ),
+    ("the two families, worlds apart.", T("the two families, worlds apart.")),
+    ("villages set apart", T("villages set apart")),
+    (
+        "us cities worth a road trip stop. houston's a no",
+        And(T("us cities worth a road trip stop"), Not(T("houston"))),
+    ),
+    (
+        "castles in wales, the ruined ones a no-go",
+        And(T("castles in wales"), Not(T("ruined"))),
+    ),
+    ("circRNA biology, cancer papers unwanted", And(T("circRNA biology"), Not(T("cancer papers")))),
+    (  # "leave X aside" after a dash: the verb is the cue, not part of the item
+        "HDL and heart disease risk - leave the breast cancer studies aside",
+        And(T("HDL and heart disease risk"), Not(T("breast cancer studies"))),
+    ),
+    (
+        "team season recaps - nfl ones dont help me",
+        And(T("team season recaps"), Not(T("nfl"))),
+    ),
+    (
+        "wildlife spotting - bears, birds. whales n dolphins are overdone, skip em",
+        And(T("wildlife spotting - bears, birds"), Not(T("whales n dolphins"))),
+    ),
+    (
+        "alpine towns. leave the football stadium off the list",
+        And(T("alpine towns"), Not(T("football stadium"))),
+    ),
+    # the words around an excluded item that only frame it
+    (
+        "Medicare analyses, excluding those concerned with cancer care or with kidney donation",
+        And(T("Medicare analyses"), Not(T("cancer care")), Not(T("kidney donation"))),
+    ),
+    (
+        "villages with a census figure - but not anywhere in canada",
+        And(T("villages with a census figure"), Not(T("villages in canada"))),
+    ),
+    (
+        "diet assessment tools - not the ones designed for teenagers",
+        And(T("diet assessment tools"), Not(T("designed for teenagers"))),
+    ),
+    (
+        "pro athletes' brothers - not football tho",
+        And(T("pro athletes' brothers"), Not(T("football"))),
+    ),
+    (  # a clause before "not about X" gives X no head
+        "my daughter is 9 - i want info about kids, not about grown ups",
+        And(T("my daughter is 9 - i want info about kids"), Not(T("grown ups"))),
+    ),
+    ("books about cats but not about dogs", And(T("books about cats"), Not(T("books about dogs")))),
+    # a lab subject without a gene is a knockout: a predicate, read flat; without a treatment
+    # it is an exclusion
+    ("mice w/o SIRT1 (KO or knockdown)", And(T("mice"), Not(T("SIRT1")))),
+    (
+        "lifespan in animals without calorie restriction",
+        And(T("lifespan in animals"), Not(T("calorie restriction"))),
+    ),
+    # "would you kindly find me" is a request, not a yes/no question
+    (
+        "Would you kindly find me sequels, but nothing with monsters",
+        And(T("sequels"), Not(T("monsters"))),
+    ),
+    (  # the frame took the first "on"; the second goes with it
+        "I seek passages on television licensing or on pay-television broadcasters.",
+        Or(T("television licensing"), T("pay-television broadcasters")),
+    ),
 ]
 
 
@@ -1035,6 +1117,11 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         # "though not" set off by a comma excludes; run into a predicate it joins two of them
         ("ways to heat a house, though not anything about coal", "negation:but-not"),
         ("Which leagues could attract though not retain top talent?", "negation:predicate"),
+        ("what happens in mice/cells w/o SIRT1 (KO or knockdown)?", "negation:predicate"),
+        ("mice without p53", "negation:predicate"),
+        ("patients without p53 mutations", "negation:without"),
+        ("countries that don't deal with china", "negation:predicate"),
+        ("those studies which do not concern order entry systems", "negation:dont-mention"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

@@ -90,7 +90,17 @@ def _drop_frame(v: View, b: Builder) -> View:
         return v
     b.cue(FRAME_DROPPED)
     b.asks_fact = m.group("fact") is not None
-    return v.cut(m.end(), len(v.text))
+    rest = v.cut(m.end(), len(v.text))
+    prep = _FRAME_PREPOSITION.search(m.group())
+    if prep:
+        # "I seek passages on A or on B": the frame took the first "on", so the second goes too
+        again = re.search(rf"\b(?:or|and)\s+({prep.group(1)}\s+)(?=\S)", rest.text, re.I)
+        if again:
+            rest = rest.without([(again.start(1), again.end(1))])
+    return rest
+
+
+_FRAME_PREPOSITION = re.compile(r"\b(on|about|regarding|concerning)\s*$", re.I)
 
 
 def _decompose(text: str, b: Builder) -> Query:

@@ -126,7 +126,11 @@ _RELATIVE = r"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?"
 #: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
-    r"(?:is|are)\s+off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    r"(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    # "houston's a no", "the cruise ports are a no-go", "reality shows are a hard pass"
+    r"|(?:(?:is|are)\s+)?a\s+(?:no(?:[\s-]go)?|(?:hard\s+)?pass)(?:\s+from\s+(?:me|us))?"
+    # "nfl ones dont help me"
+    r"|(?:do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t)\s+help\s+(?:me|us)"
     r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
     r"|left\s+(?:off|out))"
     # "mob guys off limits"
@@ -184,14 +188,25 @@ POSTPOSED = (
     # episode, leave them": a clause on the item, then a pronoun for it (at most five words
     # between; each word ends at a space, so nothing backtracks)
     r"|(?:is|are)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*(?:,\s*|\s+)(?:so\s+|and\s+)?"
-    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them)(?:\s+out(?:\s+of\s+it)?)?"
+    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em)(?:\s+out(?:\s+of\s+it)?)?"
     # "The Futurists are on another floor, so not them."
     r"|not\s+(?:it|them|those))"
 )
 
-#: the word after an item that says it is left out ("opioids aside", "Bach excluded")
+#: words before "apart" that make it a distance or a break, not a leaving out ("worlds apart")
+_APART_NOT_AFTER = (
+    "set far fall fell falls falling torn tear tore came come comes coming pulled pull broke"
+    " break breaks ripped miles years days weeks months feet inches yards metres meters km"
+    " hours minutes steps poles worlds grew grow drift drifted moved spaced spread kept stand"
+    " stood tell told living live lived lives wide grown growing taken take took"
+)
+_APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
+
+#: the word after an item that says it is left out ("opioids aside", "Bach excluded", "Roger
+#: Williams apart", "cancer papers unwanted", "give the cartoons a miss")
 AFTER_ITEM = (
     r"aside|excluded|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
+    rf"|unwanted|{_APART}|a\s+miss"
     # "with the Chicago Seven trial kept out of it" (not "countries that kept out of the war")
     r"|kept\s+out(?:\s+of\s+(?:it|this|that|them))?(?:\s+as\s+(?:far|much)\s+as\s+possible)?"
     r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
@@ -385,6 +400,8 @@ CUES: tuple[Cue, ...] = (
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
+        # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
+        r"(?!\s*(?:(?:but|and)\s+)?(?:leav(?:e|ing)|keep|give)\s)"
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
@@ -394,7 +411,9 @@ CUES: tuple[Cue, ...] = (
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
-        r"(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+out\b)"
+        r"(?:(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+list)\b)"
+        # "but give the cartoons a miss"
+        r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
         # prefer to leave the Australian ones aside"
         rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
@@ -408,7 +427,7 @@ CUES: tuple[Cue, ...] = (
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
-        r"|did|saw|those|mean|meant|possible)"
+        r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
@@ -647,6 +666,26 @@ _BARE_NOT_TOPIC = re.compile(
 )
 _MENTION_START = re.compile(rf"\s*(?:{MENTION_VERB})\b", re.I)
 _AUX_WORD = re.compile(rf"\b(?:{AUX})\b", re.I)
+#: a lab subject right before "without": "mice without", "mice/cells w/o"
+_LAB_SUBJECT_END = re.compile(
+    r"\b(?:mice|mouse|rats?|cells?|animals|zebrafish|flies|worms|yeast|strains?|embryos|neurons"
+    r"|organoids|knockouts?)\s*$",
+    re.I,
+)
+#: a gene or protein name: a word with a digit or two capitals ("SIRT1", "p53", "PTEN")
+_GENE_START = re.compile(
+    r"\s*(?:(?:a\s+)?functional\s+|the\s+)?(?:[A-Za-z][\w-]*\d|(?-i:[A-Z]\w*[A-Z]))", re.I
+)
+#: verbs that say what a piece of writing is about, but what an agent does too ("countries that
+#: don't deal with China"): an exclusion only after a word for writing
+ABOUT_VERB = r"concern(?:s|ing)?|deal(?:s|ing)?\s+with"
+_ABOUT_VERB_START = re.compile(rf"\s*(?:{ABOUT_VERB})\b", re.I)
+_WRITING_BEFORE = re.compile(
+    r"\b(?:stud(?:y|ies)|papers?|articles?|reports?|trials?|books?|reviews?|research|works?"
+    r"|sources?|texts?|passages?|documents?|chapters?|essays?|accounts?|analys[ei]s|ones|those)"
+    r"\s+(?:(?:that|which)\s+)?(?:(?:do|does|did)\s+not\s*|(?:don|doesn|didn)['\u2019]?t\s*)?$",
+    re.I,
+)
 # A negation whose kind its cue leaves open: the words after it decide.
 _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
 
@@ -663,8 +702,16 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
     spicy``), unless the text ``before`` it holds an auxiliary (``did Subaru not acknowledge``,
     ``is the source not identified``: a question about a predicate).
     """
-    if name == NEGATION_PREDICATE and _MENTION_START.match(negated):
-        return NEGATION_DONT_MENTION  # "dishes that don't contain meat": without meat
+    if name == NEGATION_WITHOUT and _LAB_SUBJECT_END.search(before) and _GENE_START.match(negated):
+        # "mice w/o SIRT1 (KO or knockdown)": a knockout, whose papers are about the gene
+        return NEGATION_PREDICATE
+    if name == NEGATION_PREDICATE and (
+        _MENTION_START.match(negated)
+        or (_ABOUT_VERB_START.match(negated) and _WRITING_BEFORE.search(before))
+    ):
+        # "dishes that don't contain meat": without meat; "studies which do not concern order
+        # entry systems": about something else
+        return NEGATION_DONT_MENTION
     if name not in _OPEN_KINDS:
         return name
     if _NO_LONGER.search(negated):
@@ -723,6 +770,7 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"|involving|dealing\s+with|that\s+(?:mentions?|involves?|relates?\s+to))\s+",
         r"(?:anything|everything|something|things|stuff|any|those|ones|information|content)\s+"
         r"(?:(?:that\s+(?:is|are)\s+)?(?:related|relating|pertaining)\s+to|about|regarding"
+        r"|concerned\s+with|dealing\s+with|focus(?:ed|ing)\s+on"
         r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
@@ -738,7 +786,10 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
         # "that of the American states", "those born in Britain"
+        # "anywhere in the us or canada"
+        r"(?:anywhere|somewhere)\s+(?=(?:in|on|near|outside|around|within)\b)",
         r"(?:the\s+)?(?:those|ones|that)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written|born"
+        r"|designed|meant|intended|aimed|developed|targeted|used"
         rf"|directed|based|against|for|over|under|featuring|starring|involving|{LOCATIVE})\b)",
         r"(?:been|being|be)\s+",
         r"(?:how|whether)\s+(?=\w)",
@@ -802,13 +853,15 @@ FRAME = re.compile(
     r"|paragraphs?|information)\s+(?:about|on|describing|discussing|regarding|concerning"
     r"|that\s+(?:describes?|discuss(?:es)?|mentions?|is\s+about|are\s+about))"
     # "hey, can you pull up info on", "could you please find me some articles about"
-    rf"|{_HELLO}(?:{_ASK})?(?:please\s+)?(?:dig\s+up|{_FETCH})"
+    rf"|{_HELLO}(?:{_ASK})?(?:please\s+|kindly\s+)?(?:dig\s+up|{_FETCH})"
     r"\s+(?:me\s+)?(?:(?:some|any|all|the)\s+)?(?:info|information|stuff|articles|passages|papers"
     r"|documents|results|pages)\s+(?:on|about|regarding|concerning|for)"
-    rf"|{_HELLO}{_ASK}(?:please\s+)?(?:tell\s+me\s+about|{_FETCH})(?:\s+me)?"
+    rf"|{_HELLO}{_ASK}(?:please\s+|kindly\s+)?(?:tell\s+me\s+about|{_FETCH})(?:\s+me)?"
     r"|claim\s*:|(?:i\s*(?:['\u2019]m|\s+am)\s+(?:looking\s+for|researching|studying"
     r"|reading\s+up\s+on|interested\s+in|curious\s+about)"
     r"|i\s+(?:would|should|'d)\s+be\s+(?:grateful|glad|pleased|obliged)\s+(?:for|of)"
+    # "I seek accounts of religious persecution"
+    r"|i\s+(?:seek|am\s+seeking|['\u2019]m\s+seeking)"
     r"|i\s+(?:would|should)\s+like\s+to\s+(?:learn|know|read)(?:\s+(?:about|of))?"
     r"|(?:please\s+)?(?:show|give|get|find)\s+me"
     r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
@@ -822,8 +875,8 @@ FRAME = re.compile(
     r"(?:\s+(?:some\s+|any\s+)?(?:reviews?|overviews?|accounts?)\s+of\s+the\s+evidence"
     r"\s+(?:on|about|for))?)"
     r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts"
-    r"|abstracts|material|studies|research|literature|sources)"
-    r"\s+(?:on|about|regarding|concerning)|\s+a\s+list\s+of)?)\s+",
+    r"|abstracts|material|studies|research|literature|sources|accounts|reports)"
+    r"\s+(?:on|about|regarding|concerning|of)|\s+a\s+list\s+of)?)\s+",
     re.I,
 )
 """A frame around the query proper: ``Is it true that``, ``Find a passage about``, ``I need

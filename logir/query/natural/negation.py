@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from logir.query.ast import Not, Query
 from logir.query.natural.build import Builder
 from logir.query.natural.lexicon import (
+    ABOUT_VERB,
     AFTER_ITEM,
     AUX,
     CHAT_TAIL,
@@ -25,6 +26,7 @@ from logir.query.natural.lexicon import (
     NEG_FILLER,
     NEG_TAIL,
     NEGATION_BUT_NOT,
+    NEGATION_DONT_MENTION,
     NEGATION_EXCEPTION,
     NEGATION_FRONTED_EXCEPTION,
     NEGATION_PREDICATE,
@@ -76,6 +78,8 @@ _APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\
 _ASIDE = re.compile(
     # a copula before the word belongs to neither ("anything from marvel is excluded"); the
     # longer cues first ("if sport were left out entirely")
+    # "houston's a no": the "'s" is the copula's
+    r"(?:['\u2019]s(?=\s+a\s+no\b))?"
     rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be)\s+)?(?:{AFTER_ITEM}|to\s+one\s+side"
     r"|out(?:\s+of\s+(?:it|this|that|them))?))\b",
     re.I,
@@ -327,10 +331,7 @@ def clean_negated(v: View) -> View:
     """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept, a
     comment after it (", as I have read about those"), and the words that only point back at the
     query ("mRNA ones", "stomach related")."""
-    v = v.trim()
-    chat = CHAT_TAIL.search(v.text)
-    if chat and chat.start() > 0:  # "those lol": a chat word says nothing of the topic
-        v = v.cut(0, chat.start()).trim()
+    v = _chat_dropped(v.trim())
     aside = NEG_ASIDE.search(v.text)
     if aside and has_content(v.text[: aside.start()]):
         v = v.cut(0, aside.start()).trim()
@@ -346,6 +347,22 @@ def clean_negated(v: View) -> View:
         if v.text == before:
             break
     return v
+
+
+_ABOUT_START = re.compile(rf"(?:{ABOUT_VERB})\s+(?=\S)", re.I)
+
+
+def _about_dropped(v: View) -> View:
+    """``v`` without the verb that said what the writing is about ("concern smoking")."""
+    m = _ABOUT_START.match(v.text)
+    return v.cut(m.end(), len(v.text)).trim() if m else v
+
+
+def _chat_dropped(v: View) -> View:
+    """``v`` without a chat word at its end ("those lol", "football tho"): it says nothing of the
+    topic."""
+    chat = CHAT_TAIL.search(v.text)
+    return v.cut(0, chat.start()).trim() if chat and chat.start() > 0 else v
 
 
 def without_article(v: View) -> View:
@@ -449,7 +466,7 @@ def _split_items(v: View) -> list[View]:
     return [items[0], *(_drop_preposition(i) for i in items[1:])]
 
 
-_ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning)\s+(?=\S)", re.I)
+_ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning|with)\s+(?=\S)", re.I)
 
 
 def _drop_preposition(item: View) -> View:
@@ -505,8 +522,10 @@ def negations(v: View, b: Builder) -> Clause:
             parts.append(h.second)
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
         h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], _stretch_before(text, h))
+        if h.name == NEGATION_DONT_MENTION:
+            concepts = [_about_dropped(c) for c in concepts]
         if h.name in EXCLUDING_CUES:
-            concepts = [item for c in concepts for item in split_list(c)]
+            concepts = [_chat_dropped(item) for c in concepts for item in split_list(c)]
         concepts = [without_article(c) for c in concepts]
         if not all(c.has_content() for c in concepts):
             if negated and all(_BACK_REFERENCE.fullmatch(c.text) for c in concepts):
@@ -655,6 +674,10 @@ _HEAD_END = re.compile(
 )
 
 
+_ABOUT_LEAD = re.compile(r"(?:about|regarding|concerning)\s+(?=\S)", re.I)
+_CLAUSE_WORD = re.compile(rf"\b(?:{AUX}|am|i|me|my|we|our|you|your)\b", re.I)
+
+
 def _borrow_head(positive: View, concept: View) -> View:
     """Give a negated concept that opens with a preposition the head it shares with the
     positive part: ``Birds found in X ... but not in Y`` -> ``Birds in Y``.
@@ -673,6 +696,11 @@ def _borrow_head(positive: View, concept: View) -> View:
     if end and (end.start() == 0 or end.group(0).lower() in ("and", "or")):
         return concept
     head = p.cut(0, end.start() if end else len(p.text)).trim()
+    if _CLAUSE_WORD.search(head.text):
+        # "my daughter is 9 ... not about grown ups": a clause, no head to give; the topic is
+        # what "about" names
+        m = _ABOUT_LEAD.match(concept.text)
+        return concept.cut(m.end(), len(concept.text)) if m else concept
     if not head.has_content() or len(head.text.split()) > 4:
         return concept
     return head.join(concept)
