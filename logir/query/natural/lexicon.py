@@ -401,7 +401,7 @@ CUES: tuple[Cue, ...] = (
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
-        r"(?!\s*(?:(?:but|and)\s+)?(?:leav(?:e|ing)|keep|give)\s)"
+        r"(?!\s{0,8}(?:(?:but|and)\s{1,8})?(?:leav(?:e|ing)|keep|give)\s)"
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)){{1,60}}?\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
