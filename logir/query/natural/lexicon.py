@@ -785,9 +785,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # "those in China", "the ones from Spain": what follows says where, and the head is the
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
-        # "that of the American states", "those born in Britain"
         # "anywhere in the us or canada"
         r"(?:anywhere|somewhere)\s+(?=(?:in|on|near|outside|around|within)\b)",
+        # "that of the American states", "those born in Britain", "the ones designed for teens"
         r"(?:the\s+)?(?:those|ones|that)\s+(?=(?:in|from|of|by|on|at|about|with|made|set|written|born"
         r"|designed|meant|intended|aimed|developed|targeted|used"
         rf"|directed|based|against|for|over|under|featuring|starring|involving|{LOCATIVE})\b)",
