@@ -130,7 +130,7 @@ POSTPOSED = (
     # "houston's a no", "the cruise ports are a no-go", "reality shows are a hard pass"
     r"|(?:(?:is|are)\s+)?a\s+(?:no(?:[\s-]go)?|(?:hard\s+)?pass)(?:\s+from\s+(?:me|us))?"
     # "nfl ones dont help me"
-    r"|(?:do\s+not|don['\u2019]?t|does\s+not|doesn['\u2019]?t)\s+help\s+(?:me|us)"
+    rf"|{_DOES_NOT}\s+help\s+(?:me|us)"
     r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
     r"|left\s+(?:off|out))"
     # "mob guys off limits"
@@ -683,7 +683,8 @@ _ABOUT_VERB_START = re.compile(rf"\s*(?:{ABOUT_VERB})\b", re.I)
 _WRITING_BEFORE = re.compile(
     r"\b(?:stud(?:y|ies)|papers?|articles?|reports?|trials?|books?|reviews?|research|works?"
     r"|sources?|texts?|passages?|documents?|chapters?|essays?|accounts?|analys[ei]s|ones|those)"
-    r"\s+(?:(?:that|which)\s+)?(?:(?:do|does|did)\s+not\s*|(?:don|doesn|didn)['\u2019]?t\s*)?$",
+    # the cue starts at its relative: "studies [that do not concern ...]"
+    r"\s*$",
     re.I,
 )
 # A negation whose kind its cue leaves open: the words after it decide.

@@ -349,13 +349,14 @@ def clean_negated(v: View) -> View:
     return v
 
 
+#: the verb that said what the writing is about ("concern smoking")
 _ABOUT_START = re.compile(rf"(?:{ABOUT_VERB})\s+(?=\S)", re.I)
 
 
-def _about_dropped(v: View) -> View:
-    """``v`` without the verb that said what the writing is about ("concern smoking")."""
-    m = _ABOUT_START.match(v.text)
-    return v.cut(m.end(), len(v.text)).trim() if m else v
+def _lead_cut(v: View, lead: re.Pattern[str]) -> View:
+    """``v`` without the words ``lead`` matches at its start (all of ``v`` where it does not)."""
+    m = lead.match(v.text)
+    return v.cut(m.end(), len(v.text)) if m else v
 
 
 def _chat_dropped(v: View) -> View:
@@ -463,16 +464,11 @@ def _split_items(v: View) -> list[View]:
         return [v]
     # "material on nuclear fusion or on radioactive decay": the later item repeats the
     # preposition the cue took before the first
-    return [items[0], *(_drop_preposition(i) for i in items[1:])]
+    return [items[0], *(_lead_cut(i, _ITEM_PREPOSITION) for i in items[1:])]
 
 
+#: a later item's repeated preposition ("... or on radioactive decay"), where words follow
 _ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning|with)\s+(?=\S)", re.I)
-
-
-def _drop_preposition(item: View) -> View:
-    """An item without a leading "on" / "about" ("on radioactive decay"), where words follow."""
-    m = _ITEM_PREPOSITION.match(item.text)
-    return item.cut(m.end(), len(item.text)) if m else item
 
 
 #: a negated "concept" that only points back at one named before ("those", "them", "it")
@@ -523,7 +519,7 @@ def negations(v: View, b: Builder) -> Clause:
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
         h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], _stretch_before(text, h))
         if h.name == NEGATION_DONT_MENTION:
-            concepts = [_about_dropped(c) for c in concepts]
+            concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
         if h.name in EXCLUDING_CUES:
             concepts = [_chat_dropped(item) for c in concepts for item in split_list(c)]
         concepts = [without_article(c) for c in concepts]
@@ -699,8 +695,7 @@ def _borrow_head(positive: View, concept: View) -> View:
     if _CLAUSE_WORD.search(head.text):
         # "my daughter is 9 ... not about grown ups": a clause, no head to give; the topic is
         # what "about" names
-        m = _ABOUT_LEAD.match(concept.text)
-        return concept.cut(m.end(), len(concept.text)) if m else concept
+        return _lead_cut(concept, _ABOUT_LEAD)
     if not head.has_content() or len(head.text.split()) > 4:
         return concept
     return head.join(concept)
