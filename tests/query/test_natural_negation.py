@@ -1035,6 +1035,32 @@ CASES: list[tuple[str, Query]] = [
         "alpine towns. leave the football stadium off the list",
         And(T("alpine towns"), Not(T("football stadium"))),
     ),
+    # a clause on the item, then a pronoun for it; a request passed on as it was said
+    (
+        "irish rebels - 1916, the volunteers. the troubles up north are a different thing, dont"
+        " want those",
+        And(T("irish rebels - 1916, the volunteers"), Not(T("troubles up north"))),
+    ),
+    (
+        "Andocides in Athenian politics - she says the herms scandal has been done to death, so"
+        " not that",
+        And(T("Andocides in Athenian politics"), Not(T("herms scandal"))),
+    ),
+    (
+        "How was Animal Farm received? The editor says skip the allegory breakdown.",
+        And(T("How was Animal Farm received"), Not(T("allegory breakdown"))),
+    ),
+    (
+        "the troubles were a different thing, not that I care",
+        T("the troubles were a different thing, not that I care"),
+    ),
+    # what the writer cares less for, after what they want
+    (
+        "more on the economics and less on the battles",
+        And(T("more on the economics"), Not(T("battles"))),
+    ),
+    ("cities with less rain and more sun", T("cities with less rain and more sun")),
+    ("countries that spend less on defence", T("countries that spend less on defence")),
     # the words around an excluded item that only frame it
     (
         "Medicare analyses, excluding those concerned with cancer care or with kidney donation",

@@ -93,6 +93,9 @@ SET_CORPORA = {
     "scifact13": "scifact",
     "excluir13": "excluir",
     "nevir7": "nevir",
+    "comlq15": "comlq",
+    "negconstraint13": "negconstraint",
+    "nevir8": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

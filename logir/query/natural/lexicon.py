@@ -187,10 +187,12 @@ POSTPOSED = (
     # "the tunnelling explanation is too advanced so leave it", "the coronations are a separate
     # episode, leave them": a clause on the item, then a pronoun for it (at most five words
     # between; each word ends at a space, so nothing backtracks)
-    r"|(?:is|are)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*(?:,\s*|\s+)(?:so\s+|and\s+)?"
+    r"|(?:is|are|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
+    r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
     r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em)(?:\s+out(?:\s+of\s+it)?)?"
-    # "The Futurists are on another floor, so not them."
-    r"|not\s+(?:it|them|those))"
+    # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
+    # so not that", "the troubles up north are a different thing, dont want those"
+    rf"|not\s+(?:it|them|those|that)|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
 )
 
 #: words before "apart" that make it a distance or a break, not a leaving out ("worlds apart")
@@ -240,6 +242,9 @@ NO_FOLLOW_EXCEPT = (
     r"doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer|other|such|mean"
     r"|question|end|idea|sense"
 )
+
+#: the one who passes a request on, named ("the editor says skip ...", "my boss said to leave out")
+_REPORTER = r"(?:the|my|our)\s+(?:editor|boss|client|teacher|professor|supervisor|manager|producer)"
 
 #: "I'd prefer to", "we would rather": what follows is what the writer would sooner do ("leave
 #: aside X", "skip X")
@@ -350,6 +355,9 @@ CUES: tuple[Cue, ...] = (
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         r"|(?<=[^\W\d_])[.?!]\s+(?:anything|everything|anywhere|anyone|anybody|any1)\s+but\b"
+        # "interested in how the boys build a society, and less in the slide into savagery": what
+        # the writer cares less for, after what they want
+        r"|(?:,\s*|(?<=[\w)\]])\s+)(?:and|but)\s+(?:much\s+|far\s+)?less\s+(?:so\s+)?(?:in|on|about)\b"
         # "hotels anywhere but paris", "manor houses somewhere outside England": a place left out
         r"|(?<=[\w.])\s+anywhere\s+but\b|(?<=[\w.,])\s+(?:somewhere|anywhere)\s+outside(?:\s+of)?\b"
         # "stadiums outside england", "motorway rules, outside the united states", "IFN signalling
@@ -382,7 +390,7 @@ CUES: tuple[Cue, ...] = (
         "comma",
         key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere",
+        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere|less",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -397,7 +405,9 @@ CUES: tuple[Cue, ...] = (
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
         r"(?:(?:though|although)\s+(?:i\s+(?:confess|admit|must\s+say)\s+"
         rf"|{_PREFER_TO}leave\s+)?"
-        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+)?"
+        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+"
+        # "- she says the herms scandal has been done to death, so not that"
+        rf"|(?:she|he|they|{_REPORTER})\s+(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
@@ -440,7 +450,9 @@ CUES: tuple[Cue, ...] = (
         r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         # a request passed on: "she said to spare her the equations", "he asked us to leave out X"
-        r"(?:(?:she|he|they)\s+(?:said|says|asked|asks|wants|wanted)\s+(?:(?:me|us|you)\s+)?to\s+)?"
+        # ... or told as it was said: "The editor says skip the breakdown"
+        rf"(?:(?:she|he|they|{_REPORTER})\s+(?:said|says|asked|asks|wants|wanted)\s+"
+        r"(?:(?:(?:me|us|you)\s+)?to\s+|(?=(?:skip|omit|ignore|exclude|leave\s+out)\b)))?"
         # "though I should prefer to leave aside X", "I'd rather skip X", "I would be grateful if
         # you could leave aside X"
         rf"(?:{_PREFER_TO}"
