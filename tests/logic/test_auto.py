@@ -28,7 +28,7 @@ def test_plan_follows_the_policy() -> None:
         "Which banks were registered by an organization other than the ECBS?",
         # ... or behind a request to find it
         "Determine which classifications of plants rest on genetic data rather than morphology.",
-        "tell me which painters worked in Paris without joining a salon",
+        "tell me which painters worked in Paris without a patron",
     ):
         assert plan_query(text, "cues").why.startswith("an entity-seeking question"), text
     # ... unless an exception is set off from it: it leaves items out of the answer

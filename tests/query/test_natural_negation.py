@@ -1145,6 +1145,11 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("Which leagues could attract though not retain top talent?", "negation:predicate"),
         ("what happens in mice/cells w/o SIRT1 (KO or knockdown)?", "negation:predicate"),
         ("mice without p53", "negation:predicate"),
+        # a verb with its object after "without" tells how the thing asked for happens
+        ("teams that went the whole season without losing a game", "negation:predicate"),
+        ("lightning hitting a plane without doing any serious damage", "negation:predicate"),
+        ("how to lose weight without dieting", "negation:without"),
+        ("recipes without using eggs", "negation:without"),
         ("patients without p53 mutations", "negation:without"),
         ("countries that don't deal with china", "negation:predicate"),
         ("those studies which do not concern order entry systems", "negation:dont-mention"),

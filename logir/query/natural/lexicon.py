@@ -688,6 +688,18 @@ _LAB_SUBJECT_END = re.compile(
 _GENE_START = re.compile(
     r"\s*(?:(?:a\s+)?functional\s+|the\s+)?(?:[A-Za-z][\w-]*\d|(?-i:[A-Z]\w*[A-Z]))", re.I
 )
+#: a verb with its object after "without" ("without losing a game", "without killing the whale",
+#: "without doing any serious damage"): how the thing asked for happens, a predicate of the
+#: answer, not a topic left out of the passages ("without dieting", "without using eggs" keep
+#: their exclusion)
+_GERUND_WITH_OBJECT = re.compile(
+    # (not a verb of what a text says: "without mentioning the Vatican" leaves the Vatican out)
+    r"\s*(?:(?:ever|even|really|actually|first|once)\s+)?(?!(?:any|some|no|every)thing\b)"
+    rf"(?!(?:{MENTION_VERB})\b)"
+    r"[a-z]{2,}ing\s+(?:a|an|the|any|all|their|his|her|its|my|our|your|them|it|him|us|me|one"
+    r"|anything|much|too)\b",
+    re.I,
+)
 #: verbs that say what a piece of writing is about, but what an agent does too ("countries that
 #: don't deal with China"): an exclusion only after a word for writing
 ABOUT_VERB = r"concern(?:s|ing)?|deal(?:s|ing)?\s+with"
@@ -717,6 +729,8 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
     """
     if name == NEGATION_WITHOUT and _LAB_SUBJECT_END.search(before) and _GENE_START.match(negated):
         # "mice w/o SIRT1 (KO or knockdown)": a knockout, whose papers are about the gene
+        return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _GERUND_WITH_OBJECT.match(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)
