@@ -124,7 +124,7 @@ def test_a_keyword_querys_positive_part_mixes_the_lexical_evidence_in(fake) -> N
     scorer = _Hybrid(fake(positive), fake({k: [0.5, 1.0] for k in positive}))
     request = get_composer(spec + ",keyword_pos_dense=0.8").score(long, scorer, rows)
     assert request.tolist() == pytest.approx([0.5, 1.0])
-    assert "positive part dense x0.8" in get_composer("auto").explain("films excluding comedies")
+    assert "positive part dense x0.6" in get_composer("auto").explain("films excluding comedies")
     with pytest.raises(LogirError, match="keyword_pos_dense"):
         get_composer("auto,keyword_pos_dense=1.5")
 
