@@ -96,6 +96,9 @@ SET_CORPORA = {
     "comlq15": "comlq",
     "negconstraint13": "negconstraint",
     "nevir8": "nevir",
+    "scifact14": "scifact",
+    "excluir14": "excluir",
+    "comlq16": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
