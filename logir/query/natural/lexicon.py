@@ -126,7 +126,21 @@ _RELATIVE = r"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?"
 #: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
-    r"(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    # (first: the longer cue, so that a shorter one does not end it early: "the four seasons is
+    # covered already so none of that")
+    # "the tunnelling explanation is too advanced so leave it", "the coronations are a separate
+    # episode, leave them": a clause on the item, then a pronoun for it (at most five words
+    # between; each word ends at a space, so nothing backtracks)
+    r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
+    r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
+    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em)(?:\s+out(?:\s+of\s+it)?)?"
+    # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
+    # so not that", "the troubles up north are a different thing, dont want those"
+    rf"|not\s+(?:it|them|those|that)|none\s+of\s+(?:it|them|those|that)"
+    rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
+    r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    # "east asian calligraphy isn't wanted", "anyone from breaking bad can sit this one out"
+    r"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+wanted|(?:can|could|may)\s+sit\s+(?:this|it)\s+(?:one\s+)?out"
     # "houston's a no", "the cruise ports are a no-go", "reality shows are a hard pass"
     r"|(?:(?:is|are)\s+)?a\s+(?:no(?:[\s-]go)?|(?:hard\s+)?pass)(?:\s+from\s+(?:me|us))?"
     # "nfl ones dont help me"
@@ -168,7 +182,7 @@ POSTPOSED = (
     r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+needed"
     r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
     rf"|{_DOES_NOT}\s+interest\s+(?:me|us)(?:\s+in\s+the\s+least|\s+at\s+all)?"
-    rf"|{_DOES_NOT}\s+matter(?:\s+to\s+(?:me|us))?(?:\s+at\s+all|\s+much)?"
+    rf"|{_DOES_NOT}\s+matter(?:\s+(?:to|for)\s+(?:me|us|this(?:\s+one)?|now))?(?:\s+at\s+all|\s+much)?"
     # "cricket world cup hosts, england + india dont count"
     rf"|{_DOES_NOT}\s+count"
     # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
@@ -184,15 +198,6 @@ POSTPOSED = (
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
     # "sepsis need not be included"
     r"|(?:need\s+not|needn['\u2019]?t)\s+be\s+(?:included|covered|mentioned|considered|discussed)"
-    # "the tunnelling explanation is too advanced so leave it", "the coronations are a separate
-    # episode, leave them": a clause on the item, then a pronoun for it (at most five words
-    # between; each word ends at a space, so nothing backtracks)
-    r"|(?:is|are|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
-    r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
-    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em)(?:\s+out(?:\s+of\s+it)?)?"
-    # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
-    # so not that", "the troubles up north are a different thing, dont want those"
-    rf"|not\s+(?:it|them|those|that)|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
 )
 
 #: words before "apart" that make it a distance or a break, not a leaving out ("worlds apart")
@@ -207,7 +212,8 @@ _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded", "Roger
 #: Williams apart", "cancer papers unwanted", "give the cartoons a miss")
 AFTER_ITEM = (
-    r"aside|excluded|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
+    r"aside|excluded(?:\s+from\s+(?:consideration|this(?:\s+search)?|the\s+search|discussion))?"
+    r"|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
     rf"|unwanted|{_APART}|a\s+miss"
     # "with the Chicago Seven trial kept out of it" (not "countries that kept out of the war")
     r"|kept\s+out(?:\s+of\s+(?:it|this|that|them))?(?:\s+as\s+(?:far|much)\s+as\s+possible)?"
@@ -305,6 +311,8 @@ def _cue(
 _EXCEPTION_WORDS = (
     r"excluding|exclude|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
+    # "I'd like to look beyond melanoma"
+    r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
     r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
     r"|exclusive\s+of|to\s+the\s+exclusion\s+of|as\s+distinct\s+from"
@@ -352,12 +360,14 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|everything|anywhere|anyone|anybody|any1)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
-        r"|(?<=[^\W\d_])[.?!]\s+(?:anything|everything|anywhere|anyone|anybody|any1)\s+but\b"
+        r"|(?<=[^\W\d_])[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but\b"
         # "interested in how the boys build a society, and less in the slide into savagery": what
         # the writer cares less for, after what they want
-        r"|(?:,\s*|(?<=[\w)\]])\s+)(?:and|but)\s+(?:much\s+|far\s+)?less\s+(?:so\s+)?(?:in|on|about)\b"
+        # (set off by a comma: "more emphasis on the Army and less on the Guard" describes the
+        # answer)
+        r"|,\s*(?:and|but)\s+(?:much\s+|far\s+)?less\s+(?:so\s+)?(?:in|on|about)\b"
         # "hotels anywhere but paris", "manor houses somewhere outside England": a place left out
         r"|(?<=[\w.])\s+anywhere\s+but\b|(?<=[\w.,])\s+(?:somewhere|anywhere)\s+outside(?:\s+of)?\b"
         # "stadiums outside england", "motorway rules, outside the united states", "IFN signalling
@@ -388,9 +398,9 @@ CUES: tuple[Cue, ...] = (
         r"(?<!\bshall)(?<!\bdo)(?<!\bdid)(?<!\band)(?<!\bor)(?<!\bnot)(?<!\bhow)(?<!\bhelp)"
         r"\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
-        key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding"
+        key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding|beyond"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere|less",
+        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere|less|anythin",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -421,7 +431,7 @@ CUES: tuple[Cue, ...] = (
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
-        r"(?:(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+list)\b)"
+        r"(?:(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+(?:list|table))\b)"
         # "but give the cartoons a miss"
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
@@ -437,7 +447,8 @@ CUES: tuple[Cue, ...] = (
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
-        r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em)"
+        r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
+        r"|discussion|one)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
@@ -466,13 +477,15 @@ CUES: tuple[Cue, ...] = (
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
         r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
         r"|(?:leave|set|put)\s+aside"
+        # a request passed on that names nothing of it: "she said nothing on braudel"
+        rf"|(?:she|he|they|{_REPORTER})\s+said\s+nothing\s+(?:on|about|of)"
         # "though I would rather not be given material on nuclear fusion", "I'd rather not read
         # about the war"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:rather|prefer)\s+not\s+(?:to\s+)?"
         r"(?:be\s+(?:given|sent|shown)|get|have|see|read(?:\s+about)?|hear(?:\s+about)?|receive"
         r"|go\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother"
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother|nothing"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -700,6 +713,14 @@ _GERUND_WITH_OBJECT = re.compile(
     r"|anything|much|too)\b",
     re.I,
 )
+#: a question or a request put to the one who answers: its "without using any examples from X",
+#: "without making any references to X" tells the answer what to leave out
+_ASKS = re.compile(
+    r"^\W*(?:what|how|why|where|when|which|who|whom|whose|tell|explain|describe|give|provide|list"
+    r"|show|find|is|are|do|does|did|discuss|summari[sz]e|compare)\b"
+    r"|\b(?:can|could|would|will)\s+you\b|\bplease\b",
+    re.I,
+)
 #: verbs that say what a piece of writing is about, but what an agent does too ("countries that
 #: don't deal with China"): an exclusion only after a word for writing
 ABOUT_VERB = r"concern(?:s|ing)?|deal(?:s|ing)?\s+with"
@@ -715,7 +736,7 @@ _WRITING_BEFORE = re.compile(
 _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
 
 
-def negated_kind(name: str, negated: str, before: str = "") -> str:
+def negated_kind(name: str, negated: str, before: str = "", clause: str = "") -> str:
     """The cue name of a negation given the text it negates.
 
     After ``not`` (``that are not``, ``but not``, ``, not``), a participle with a complement of
@@ -725,12 +746,15 @@ def negated_kind(name: str, negated: str, before: str = "") -> str:
     cue's own name. A bare ``not`` (no auxiliary right before it) excludes a topic before a
     preposition or article (``not about war``), a passive agent or a lone adjective (``dishes not
     spicy``), unless the text ``before`` it holds an auxiliary (``did Subaru not acknowledge``,
-    ``is the source not identified``: a question about a predicate).
+    ``is the source not identified``: a question about a predicate). After ``without``, a verb
+    with its object (``teams that went the season without losing a game``) states a predicate,
+    unless the ``clause`` before the cue asks or requests something (``can you explain it without
+    making any references to X``): there it tells the answer what to leave out.
     """
     if name == NEGATION_WITHOUT and _LAB_SUBJECT_END.search(before) and _GENE_START.match(negated):
         # "mice w/o SIRT1 (KO or knockdown)": a knockout, whose papers are about the gene
         return NEGATION_PREDICATE
-    if name == NEGATION_WITHOUT and _GERUND_WITH_OBJECT.match(negated):
+    if name == NEGATION_WITHOUT and _GERUND_WITH_OBJECT.match(negated) and not _ASKS.search(clause):
         return NEGATION_PREDICATE
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)

@@ -517,7 +517,9 @@ def negations(v: View, b: Builder) -> Clause:
         if h.second:
             parts.append(h.second)
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
-        h.name = negated_kind(h.name, text[h.cue_end : h.neg_end], _stretch_before(text, h))
+        h.name = negated_kind(
+            h.name, text[h.cue_end : h.neg_end], _stretch_before(text, h), text[: h.cue_start]
+        )
         if h.name == NEGATION_DONT_MENTION:
             concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
         if h.name in EXCLUDING_CUES:
