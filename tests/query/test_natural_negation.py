@@ -1091,6 +1091,22 @@ CASES: list[tuple[str, Query]] = [
         "PD-1 drugs in cancer patients; I'd like to look beyond melanoma",
         And(T("PD-1 drugs in cancer patients"), Not(T("melanoma"))),
     ),
+    (  # a bracketed list inside the item before its cue
+        "composers, the romantics (brahms, wagner) excluded",
+        And(T("composers"), Not(T("romantics (brahms, wagner)"))),
+    ),
+    (
+        "protestant reformation and literacy; the art side can be left out of tonight's lecture",
+        And(T("protestant reformation and literacy"), Not(T("art side"))),
+    ),
+    (
+        "fibroblasts in the tumour microenvironment; pancreatic cancer should not be included.",
+        And(T("fibroblasts in the tumour microenvironment"), Not(T("pancreatic cancer"))),
+    ),
+    (
+        "dendritic spines, anything so long as it does not concern Rho GTPases",
+        And(T("dendritic spines, anything so long as it"), Not(T("Rho GTPases"))),
+    ),
     # what the writer cares less for, after what they want
     (
         "the economics of the war, and less on the battles",

@@ -146,7 +146,8 @@ POSTPOSED = (
     # "nfl ones dont help me"
     rf"|{_DOES_NOT}\s+help\s+(?:me|us)"
     r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
-    r"|left\s+(?:off|out))"
+    # "the art history side can be left out of tonight's lecture"
+    r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
     # "mob guys off limits"
     r"|(?:(?:is|are)\s+)?off[\s-]limits"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
@@ -198,6 +199,9 @@ POSTPOSED = (
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
     # "sepsis need not be included"
     r"|(?:need\s+not|needn['\u2019]?t)\s+be\s+(?:included|covered|mentioned|considered|discussed)"
+    # "pancreatic cancer should not be included"
+    r"|(?:(?:should|must)\s+not|shouldn['\u2019]?t|mustn['\u2019]?t)\s+be\s+(?:included|covered"
+    r"|mentioned|considered|discussed)"
 )
 
 #: words before "apart" that make it a distance or a break, not a leaving out ("worlds apart")
@@ -422,7 +426,10 @@ CUES: tuple[Cue, ...] = (
         r"\s+)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
         r"(?!\s{0,8}(?:(?:but|and)\s{1,8})?(?:leav(?:e|ing)|keep|give)\s)"
-        rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)){{1,60}}?\s+(?:{AFTER_ITEM}"
+        # (a bracketed list inside the item is part of it: "east asian calligraphy (chinese,
+        # japanese) isn't wanted")
+        rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\)){{1,60}}?"
+        rf"\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
@@ -450,7 +457,7 @@ CUES: tuple[Cue, ...] = (
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
         r"|discussion|one)"
         r"\s*(?:[.;?!),]|$)"
-        r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s"
+        r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s",
     ),
     _cue(
@@ -727,7 +734,9 @@ ABOUT_VERB = r"concern(?:s|ing)?|deal(?:s|ing)?\s+with"
 _ABOUT_VERB_START = re.compile(rf"\s*(?:{ABOUT_VERB})\b", re.I)
 _WRITING_BEFORE = re.compile(
     r"\b(?:stud(?:y|ies)|papers?|articles?|reports?|trials?|books?|reviews?|research|works?"
-    r"|sources?|texts?|passages?|documents?|chapters?|essays?|accounts?|analys[ei]s|ones|those)"
+    r"|sources?|texts?|passages?|documents?|chapters?|essays?|accounts?|analys[ei]s|ones|those"
+    # "anything on the subject so long as it does not concern X": the text asked for
+    r"|(?:(?:so|as)\s+long\s+as|provided(?:\s+that)?|if|unless)\s+it|anything|material|literature)"
     # the cue starts at its relative: "studies [that do not concern ...]"
     r"\s*$",
     re.I,
