@@ -100,7 +100,6 @@ SET_CORPORA = {
     "excluir14": "excluir",
     "comlq16": "comlq",
     "negconstraint14": "negconstraint",
-    "nevir9": "nevir",
     "scifact15": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
