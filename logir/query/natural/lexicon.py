@@ -253,8 +253,12 @@ NO_FOLLOW_EXCEPT = (
     r"|question|end|idea|sense"
 )
 
-#: the one who passes a request on, named ("the editor says skip ...", "my boss said to leave out")
-_REPORTER = r"(?:the|my|our)\s+(?:editor|boss|client|teacher|professor|supervisor|manager|producer)"
+#: the one who passes a request on ("she says ...", "the editor says skip ...", "my boss said to
+#: leave out")
+_REPORTER = (
+    r"(?:she|he|they"
+    r"|(?:the|my|our)\s+(?:editor|boss|client|teacher|professor|supervisor|manager|producer))"
+)
 
 #: "I'd prefer to", "we would rather": what follows is what the writer would sooner do ("leave
 #: aside X", "skip X")
@@ -421,7 +425,7 @@ CUES: tuple[Cue, ...] = (
         rf"|{_PREFER_TO}leave\s+)?"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+"
         # "- she says the herms scandal has been done to death, so not that"
-        rf"|(?:she|he|they|{_REPORTER})\s+(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
+        rf"|{_REPORTER}\s+(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
@@ -469,7 +473,7 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         # a request passed on: "she said to spare her the equations", "he asked us to leave out X"
         # ... or told as it was said: "The editor says skip the breakdown"
-        rf"(?:(?:she|he|they|{_REPORTER})\s+(?:said|says|asked|asks|wants|wanted)\s+"
+        rf"(?:{_REPORTER}\s+(?:said|says|asked|asks|wants|wanted)\s+"
         r"(?:(?:(?:me|us|you)\s+)?to\s+|(?=(?:skip|omit|ignore|exclude|leave\s+out)\b)))?"
         # "though I should prefer to leave aside X", "I'd rather skip X", "I would be grateful if
         # you could leave aside X"
@@ -485,7 +489,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
         r"|(?:leave|set|put)\s+aside"
         # a request passed on that names nothing of it: "she said nothing on braudel"
-        rf"|(?:she|he|they|{_REPORTER})\s+said\s+nothing\s+(?:on|about|of)"
+        rf"|{_REPORTER}\s+said\s+nothing\s+(?:on|about|of)"
         # "though I would rather not be given material on nuclear fusion", "I'd rather not read
         # about the war"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:rather|prefer)\s+not\s+(?:to\s+)?"
