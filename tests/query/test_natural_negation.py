@@ -37,6 +37,9 @@ CASES: list[tuple[str, Query]] = [
         And(T("Mountains in Utah"), Not(T("Wasatch"))),
     ),
     ("Plays by Shakespeare other than Hamlet", And(T("Plays by Shakespeare"), Not(T("Hamlet")))),
+    # a setting or a subject left out: the place or subject is the excluded term
+    ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
+    ("stories that don't center on war", And(T("stories"), Not(T("war")))),
     # a double negation keeps what it names: no topic is left out
     (
         "restaurants in Paris, excluding ones that don't take reservations",
@@ -1178,6 +1181,10 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("directors who never won an Oscar", "negation:predicate"),
         ("footballers who did not play in a World Cup final", "negation:predicate"),
         ("rivers that don't flow into the Atlantic", "negation:predicate"),
+        # where a story is set, or what it deals with, is its topic: left out
+        ("sci-fi movies that don't take place in space", "negation:dont-mention"),
+        ("novels that never took place in London", "negation:dont-mention"),
+        ("short stories that do not revolve around war", "negation:dont-mention"),
         ("vitamin D -bone", "negation:minus"),
         ("gluten-free bread", "negation:x-free"),
         ("a city that: 1. is in Europe; 2. is not a capital", "negation:copula"),

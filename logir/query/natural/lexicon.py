@@ -290,6 +290,10 @@ MENTION_VERB = (
     r"|describ(?:e|ing)|go(?:ing)?\s+into|delv(?:e|ing)\s+into|dwell(?:ing)?\s+on"
     r"|get(?:ting)?\s+into|cit(?:e|ing)|consider(?:ing)?|be\s+about|being\s+about"
     r"|contain(?:s|ing)?|featur(?:e|es|ing)"
+    # where a story or an event is set: "films that don't take place in space" leave space out
+    r"|t(?:ake|akes|aking|ook)\s+place\s+(?:in|on|at|during)|happen(?:s|ing|ed)?\s+(?:in|on|at|during)"
+    # (not "deal with": "countries that don't deal with china" trade with it)
+    r"|revolv(?:e|es|ing)\s+around|cent(?:er|re)(?:s|d|ing)?\s+(?:on|around)"
 )
 
 
