@@ -215,6 +215,15 @@ CASES: list[tuple[str, Query]] = [
             Not(T("Research about the patch clamp")),  # shares the head "Research"
         ),
     ),
+    # a verb after the pair says both are unwanted: it is no part of the second item
+    (
+        "famous architects, neither the residential work nor the bridge work is wanted",
+        And(T("famous architects"), Not(T("residential work")), Not(T("bridge work"))),
+    ),
+    (
+        "old cars, neither fords nor chevys interest me",
+        And(T("old cars"), Not(T("fords")), Not(T("chevys"))),
+    ),
     # names joined by "and" are a list, unless one title or one owner joins them
     (
         "battles of the Pacific War except for Midway and Iwo Jima",

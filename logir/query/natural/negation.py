@@ -84,6 +84,15 @@ _ASIDE = re.compile(
     r"|out(?:\s+of\s+(?:it|this|that|them))?))\b",
     re.I,
 )
+#: the verb after a neither/nor pair that says what the pair is to the writer ("neither the X
+#: work nor the Y work is wanted", "neither A nor B interests me")
+_NEITHER_VERB = re.compile(
+    r"\s+(?:(?:is|are|was|were|(?:will|would)\s+be)\s+(?:really\s+|at\s+all\s+)?"
+    r"(?:wanted|needed|required|relevant|necessary|welcome|desired|helpful|useful"
+    r"|of\s+(?:any\s+|much\s+)?(?:interest|use))"
+    r"|(?:interests?|matters?|helps?|counts?)\s+(?:me|us|here|now)|(?:please|thanks))\b",
+    re.I,
+)
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
 #: what sets a stretch of the clause off from the one before it
@@ -311,7 +320,10 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             h.neg_end = -1
             return
         a_end = h.cue_end + nor.start()
-        h.second = (h.cue_end + nor.end(), h.neg_end)
+        b_start = h.cue_end + nor.end()
+        verb = _NEITHER_VERB.search(text, b_start, h.neg_end)
+        # "neither the X work nor the Y work is wanted": the verb says both are left out
+        h.second = (b_start, verb.start() if verb else h.neg_end)
         h.neg_end = a_end
 
 
