@@ -101,6 +101,9 @@ SET_CORPORA = {
     "comlq16": "comlq",
     "negconstraint14": "negconstraint",
     "scifact15": "scifact",
+    "comlq17": "comlq",
+    "excluir15": "excluir",
+    "nevir10": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
