@@ -22,6 +22,14 @@ _ITEM_LEFT_OUT = re.compile(
 """A request that ends by leaving an item out ("..., Ulysses S. Grant excluded."): its last verb
 is the cue's participle, which a parser reads as the sentence's finite verb."""
 
+_SET_ASIDE = re.compile(
+    rf"(?:[,;]|{DASH})\s*(?:setting|leaving|putting)\s+(?:aside\b|to\s+one\s+side\b"
+    r"|(?:[^,;.]{1,60}?\s+)?(?:aside|to\s+one\s+side)\s*[.,;])",
+    re.I,
+)
+"""A request that sets a part aside ("Treaties concluded among the powers, setting aside those
+in which Napoleon had a hand."): a claim does not ask for anything to be set aside."""
+
 SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 """Dependency labels of a clause's subject."""
 
@@ -43,7 +51,7 @@ def is_claim(text: str) -> bool:
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
         return False
-    if _ITEM_LEFT_OUT.search(stripped) or "?" in stripped:
+    if _ITEM_LEFT_OUT.search(stripped) or _SET_ASIDE.search(stripped) or "?" in stripped:
         return False  # a request that leaves an item out, or one with a question in it
     doc = nlp.parse_whole(stripped)
     if doc is None:

@@ -197,6 +197,9 @@ POSTPOSED = (
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
+    # "eamon ryan's the one i'm sick of hearing about"
+    r"|(?:is\s+)?the\s+one\s+(?:i|we)\s*(?:['\u2019]m|am|['\u2019]re|are)\s+(?:so\s+|really\s+)?"
+    r"(?:sick|tired)\s+of(?:\s+(?:hearing|reading)(?:\s+about)?)?"
     # "sepsis need not be included"
     r"|(?:need\s+not|needn['\u2019]?t)\s+be\s+(?:included|covered|mentioned|considered|discussed)"
     # "pancreatic cancer should not be included"
@@ -222,6 +225,22 @@ AFTER_ITEM = (
     # "with the Chicago Seven trial kept out of it" (not "countries that kept out of the war")
     r"|kept\s+out(?:\s+of\s+(?:it|this|that|them))?(?:\s+as\s+(?:far|much)\s+as\s+possible)?"
     r"|(?:i|we|you)\s+can\s+(?:do|live)\s+without"
+)
+
+#: verbs in "-s" that "out" follows as a particle ("it works out", "she finds out")
+_OUT_VERBS_TEXT = (
+    "works turns comes goes finds checks points stands sticks sells runs gets makes takes figures"
+    " rules plays hangs wears cuts spells sorts carries reaches lays opts phases burns dies drops"
+    " helps looks watches pulls pushes breaks gives hands passes misses fills tries maps sets puts"
+    " leaves keeps lets shuts locks calls sends brings starts stays"
+)
+_OUT_VERBS = _OUT_VERBS_TEXT.split()
+#: a bare "out" after the item it leaves out: "pharaohs / ancient stuff out.", "sieges & ruins
+#: out", after a plural noun or "stuff" (not a verb's particle: "it works out", "sold out")
+_OUT_LAST = (
+    "(?:(?<=[^\\W\\d_][^\\W\\d_s]s\\s)"
+    + "".join(rf"(?<!\b{v}\s)" for v in _OUT_VERBS)
+    + r"|(?<=\bstuff\s)|(?<=\bcrap\s))out"
 )
 
 #: words ending in "s" after which "no" does not exclude ("this has no effect", "yes no")
@@ -282,6 +301,12 @@ _NOT_FOLLOW_EXCEPT = (
     r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
     r"|unlike|unusual|uncommon|unknown|that|a\s+lot|long|far|later|earlier|before|after|to"
     r"|bad|half\s+bad|once\s+but"  # "not bad": good; "not once but twice"
+)
+#: "but not" and an adverb that ends the clause qualifies what comes before: "series that
+#: converge but not absolutely", "but not uniformly" (not a topic left out)
+_ADVERB_LAST = (
+    r"[a-z]{3,}(?:ally|ably|ibly|ously|ively|ently|antly|utely|etely|ictly|ectly|ormly|arly"
+    r"|ately|arily)\s*(?:[.,;:?!)]|$)"
 )
 MENTION_VERB = (
     r"mention(?:ing|s)?|discuss(?:ing)?|includ(?:e|ing)|referenc(?:e|ing)|refer(?:ring)?\s+to"
@@ -372,7 +397,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?<=[^\W\d_)])[?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         r"|(?<=[^\W\d_])[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but\b"
         # "interested in how the boys build a society, and less in the slide into savagery": what
@@ -433,19 +458,23 @@ CUES: tuple[Cue, ...] = (
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
-        r"(?!\s{0,8}(?:(?:but|and)\s{1,8})?(?:leav(?:e|ing)|keep|give)\s)"
+        # ("can we leave the boy bands out?": the request's own cue)
+        r"(?!\s{0,8}(?:(?:but|and)\s{1,8})?(?:(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)?"
+        r"(?:leav(?:e|ing)|keep|give|set(?:ting)?|put(?:ting)?)\s)"
         # (a bracketed list inside the item is part of it: "east asian calligraphy (chinese,
         # japanese) isn't wanted")
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\)){{1,60}}?"
         rf"\s+(?:{AFTER_ITEM}"
-        rf"|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
+        rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!)]|$|,))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
         r"|^(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
-        r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)"
+        r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?"
+        # "though I would rather leave the visual side out of the segment"
+        rf"|\b(?:though|although)\s+{_PREFER_TO})"
         r"(?:(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+(?:list|table))\b)"
         # "but give the cartoons a miss"
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
@@ -453,7 +482,8 @@ CUES: tuple[Cue, ...] = (
         # prefer to leave the Australian ones aside"
         rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
         rf"(?:{_PREFER_TO})?"
-        r"leav(?:e|ing)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
+        r"(?:leav(?:e|ing)|set(?:ting)?|put(?:ting)?)\s+"
+        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
         r"\s*(?:[.;?!),]|$))",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
@@ -463,10 +493,10 @@ CUES: tuple[Cue, ...] = (
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
-        r"|discussion|one)"
+        r"|discussion|one|about|of)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
-        r"|\bleave\s|\bleaving\s|\bkeep\s",
+        r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -528,8 +558,9 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although)\s+)?"
-        r"(?:please\s+)?"
-        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+)?|{DASH}\s*|\b(?:with|having|containing)\s+"
+        r"(?:please\s+|just\s+)?"
+        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+|just\s+)?|{DASH}\s*(?:just\s+)?"
+        r"|\b(?:with|having|containing)\s+"
         # "she'd prefer nothing on the nazis"
         r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
         r"(?=nothin(?:g|['\u2019])?\s)"
@@ -573,18 +604,22 @@ CUES: tuple[Cue, ...] = (
         r"|\b(?:but|and|although|though|while|whereas)\s+)"
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
         r"|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)|they(?:\s+are|\s*['\u2019]re))\s+)?"
-        r"not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered)\s+"
+        r"not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered|concerned)\s+"
         r"(?:in|about|with|by))\b"
         # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
         # 1990": the subject must be there)
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)"
         r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for)\b"
+        # "i'm sick of hearing about eamon ryan", "we are tired of reading about X"
+        rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|though|although)\s+)"
+        r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+(?:so\s+|really\s+)?(?:sick|tired)\s+of"
+        r"(?:\s+(?:hearing|reading)(?:\s+about)?)?\b"
         # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
         # (a determiner must follow: "not after 1990" is a date)
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
         r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)",
-        key="interested|intrested|intersted|bothered|after|looking",
+        key="interested|intrested|intersted|bothered|concerned|after|looking|sick|tired",
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
@@ -626,7 +661,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_BUT_NOT,
         # "though not" only set off by a comma ("real though not testable" joins two predicates)
         r"(?:(?:,\s*)?\b(?:but|and|yet)|,\s*(?:though|although))\s+not\b"
-        r"(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)",
+        r"(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b)(?!\s+" + _ADVERB_LAST + ")",
         key="not",
     ),
     _cue(
@@ -652,7 +687,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NOT,
         # "whether or not X" asks about X either way: no negation
         rf"{_RELATIVE}(?<!\bor\s)\bnot\b"
-        rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)",
+        rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)(?!\s+{_ADVERB_LAST})",
         "verbal",
         key="not",
     ),
@@ -828,6 +863,10 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     for p in (
         r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
         r"(?:any\s+)?references?\s+to\s+",
+        # "setting aside those in which Napoleon had a hand"
+        r"(?:in|with|by|for|of)\s+(?:which|whom)\s+",
+        # "any comparison to American felonies"
+        r"(?:any\s+)?comparisons?\s+(?:to|with)\s+",
         rf"(?:{MENTION_VERB})\b\s*",
         r"(?:any|all|the|some)?\s*(?:(?:detailed|specific|in-depth|lengthy|further|explicit)\s+)?"
         r"(?:mentions?|discussions?|references?|information|info|details?|content|descriptions?"
@@ -889,6 +928,8 @@ NEG_TAIL = re.compile(
 
 NEG_ASIDE = re.compile(
     r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
+    # "not the executions in iran, that's too upsetting", "not the opera house, everyone's been"
+    r"|that['\u2019]?s|it['\u2019]s|every(?:one|body)['\u2019]?s|they['\u2019]re|(?:they|you)['\u2019]ve"
     r"|that\s+i|about\s+whom|about\s+which"
     # "..., my grandson already did that part", "..., my teacher said no opera"
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"

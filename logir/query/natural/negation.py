@@ -79,9 +79,11 @@ _ASIDE = re.compile(
     # a copula before the word belongs to neither ("anything from marvel is excluded"); the
     # longer cues first ("if sport were left out entirely")
     # "houston's a no": the "'s" is the copula's
-    r"(?:['\u2019]s(?=\s+a\s+no\b))?"
+    r"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one)\b))?"
     rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be)\s+)?(?:{AFTER_ITEM}|to\s+one\s+side"
-    r"|out(?:\s+of\s+(?:it|this|that|them))?))\b",
+    # "leave the visual side out of the segment entirely"
+    r"|out(?:\s+of\s+(?:it|this|that|them|(?:the|this|that|my|our|your|tonight['\u2019]s"
+    r"|today['\u2019]s)\s+[\w'\u2019-]+))?(?:\s+(?:entirely|altogether|completely))?))\b",
     re.I,
 )
 #: the verb after a neither/nor pair that says what the pair is to the writer ("neither the X
