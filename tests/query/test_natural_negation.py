@@ -83,6 +83,11 @@ CASES: list[tuple[str, Query]] = [
         "Treaties among the European powers, setting aside those in which Napoleon had a hand.",
         And(T("Treaties among the European powers"), Not(T("Napoleon had a hand"))),
     ),
+    # "(any) other" opens an item of its own
+    (
+        "nietzsche's ideas - no comparisons with sartre or any other thinker",
+        And(T("nietzsche's ideas"), Not(T("sartre")), Not(T("other thinker"))),
+    ),
     # a setting or a subject left out: the place or subject is the excluded term
     ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
     ("stories that don't center on war", And(T("stories"), Not(T("war")))),

@@ -407,7 +407,8 @@ _POSSESSIVE = re.compile(r"\w['\u2019]s\s")  # "Heathcliff and Catherine's relat
 _AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
 
 
-_ARTICLE_START = re.compile(r"(?:the|a|an)\s")
+#: an article, or "(any) other" ("sartre or any other thinker"), opens a noun phrase of its own
+_ARTICLE_START = re.compile(r"(?:the|a|an|(?:any|all|every)\s+other|other)\s")
 
 
 _INNER_NO = re.compile(rf"(?<=[^\W\d_])\s+no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)(?=[^\W\d_])", re.I)
