@@ -134,7 +134,10 @@ _FILLER = _wordset(
     "artist artists actor actors actress actresses player players writer writers author authors "
     "director directors filmmaker filmmakers singer singers musician musicians band bands act "
     "acts composer composers painter painters politician politicians athlete athletes team teams "
-    "club clubs company companies film films movie movies show shows series breed breeds"
+    "club clubs company companies film films movie movies show shows series breed breeds "
+    "performer performers entertainer entertainers star stars celebrity celebrities figure figures "
+    "poet poets novelist novelists playwright playwrights architect architects designer designers "
+    "scientist scientists chef chefs dancer dancers comedian comedians rapper rappers"
 )
 
 _WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")

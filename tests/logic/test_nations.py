@@ -34,6 +34,9 @@ from logir.logic.nations import (
         ("italian ones", "italian"),
         ("american artists", "american"),
         ("German breeds", "german"),
+        ("Australian performers", "australian"),  # a nation's people by their role
+        ("british poets", "british"),
+        ("the stars", None),
         ("American Civil War", None),  # a nation's event, not its people or works
         ("Spanish conquest", None),
         ("UK", "british"),
