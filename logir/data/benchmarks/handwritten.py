@@ -104,6 +104,10 @@ SET_CORPORA = {
     "comlq17": "comlq",
     "excluir15": "excluir",
     "nevir10": "nevir",
+    "negconstraint15": "negconstraint",
+    "scifact16": "scifact",
+    "comlq18": "comlq",
+    "excluir16": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
