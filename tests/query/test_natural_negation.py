@@ -88,6 +88,66 @@ CASES: list[tuple[str, Query]] = [
         "nietzsche's ideas - no comparisons with sartre or any other thinker",
         And(T("nietzsche's ideas"), Not(T("sartre")), Not(T("other thinker"))),
     ),
+    # session 27's sixteenth round: 'is not my line', '= no', 'set aside' after the item, 'leaving X
+    # out of it', 'steer clear of', 'a separate story I will not cover', a comment after the item
+    (
+        "leishmaniasis - control, tx. gene characterisation papers = no",
+        And(T("leishmaniasis - control, tx"), Not(T("gene characterisation papers"))),
+    ),
+    (
+        "Studies on claims databases, with oncology studies set aside.",
+        And(T("Studies on claims databases"), Not(T("oncology studies"))),
+    ),
+    (
+        "religion in arabia before islam, leaving christianity out of it",
+        And(T("religion in arabia before islam"), Not(T("christianity"))),
+    ),
+    (
+        "essay on abbots - leaving aside lay abbots",
+        And(T("essay on abbots"), Not(T("lay abbots"))),
+    ),
+    (
+        "copper iud how it works, dont care bout the gynefix one",
+        And(T("copper iud how it works"), Not(T("gynefix"))),
+    ),
+    (
+        "stories of the volunteers, and I'd like the material to steer clear of the communist side",
+        And(T("stories of the volunteers"), Not(T("communist side"))),
+    ),
+    (
+        "weather and health, so I would rather not wade through the mouse studies",
+        And(T("weather and health"), Not(T("mouse studies"))),
+    ),
+    (
+        "Frailty in older people, but the chemotherapy trials are a separate story "
+        "I will not cover",
+        And(T("Frailty in older people"), Not(T("chemotherapy trials"))),
+    ),
+    (
+        "ammianus as a soldier, though the printing history of his book is of no use to me at all",
+        And(T("ammianus as a soldier"), Not(T("printing history of his book"))),
+    ),
+    (
+        "the wars of Agesilaus; she already has how he got the throne, "
+        "so leave that part aside please.",
+        And(T("the wars of Agesilaus"), Not(T("he got the throne"))),
+    ),
+    (
+        "exercise therapy in COPD? heart failure i already know, so leave it",
+        And(T("exercise therapy in COPD"), Not(T("heart failure"))),
+    ),
+    (
+        "insider trading cases... no dirks, no carpenter, seen those lol",
+        And(T("insider trading cases"), Not(T("dirks")), Not(T("carpenter"))),
+    ),
+    (
+        "Copper IUDs: design. Exclude both the price and the infection risk.",
+        And(T("Copper IUDs: design"), Not(T("price")), Not(T("infection risk"))),
+    ),
+    (
+        "stage actresses for the ceremony - though preferably not american",
+        And(T("stage actresses for the ceremony"), Not(T("american"))),
+    ),
     # a setting or a subject left out: the place or subject is the excluded term
     ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
     ("stories that don't center on war", And(T("stories"), Not(T("war")))),

@@ -163,7 +163,17 @@ POSTPOSED = (
     # interest to me", "X is not what I search", "assassination can stay out of it",
     # "individualist anarchism I am not needing"
     r"|(?:is|are)\s+(?:of\s+no\s+(?:interest|use)|not\s+of\s+(?:any\s+|much\s+)?interest)"
-    r"(?:\s+to\s+(?:me|us))?"
+    r"(?:\s+to\s+(?:me|us))?(?:\s+(?:at\s+all|whatsoever))?"
+    # "abalone is not my line", "opera isn't really my thing"
+    r"|(?:is|are|isn['\u2019]?t|aren['\u2019]?t)\s+(?:not\s+)?(?:really\s+)?(?:my|our)\s+"
+    r"(?:line|thing|area|field|department|concern|focus|bag|cup\s+of\s+tea)"
+    # "gene/genome characterisation papers = no"
+    r"|=\s*(?:no|nope|none|out)"
+    # "the chemotherapy trials are a separate story I will not cover"
+    r"|(?:is|are)\s+(?:a\s+)?(?:separate|different|another)\s+(?:story|matter|topic|question|issue"
+    r"|subject)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not|won['\u2019]?t"
+    r"|do\s+not|don['\u2019]?t|am\s+not\s+going\s+to|shall\s+not)\s+(?:cover|need|want|discuss"
+    r"|get\s+into|go\s+into))?"
     r"|(?:is|are)\s+not\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
     r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
@@ -173,6 +183,8 @@ POSTPOSED = (
     r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw)"
     r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
     r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done))"
+    # "heart failure i already know, so leave it"
+    r"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?)?"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
     # "NASA results keep coming up and i dont want them"
     r"|keeps?\s+(?:coming|showing|popping|turning)\s+up\s*,?\s+(?:and|but)\s+(?:i|we)\s+"
@@ -219,7 +231,7 @@ _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded", "Roger
 #: Williams apart", "cancer papers unwanted", "give the cartoons a miss")
 AFTER_ITEM = (
-    r"aside|excluded(?:\s+from\s+(?:consideration|this(?:\s+search)?|the\s+search|discussion))?"
+    r"(?:(?:set|put|left|kept|laid)\s+)?aside|excluded(?:\s+from\s+(?:consideration|this(?:\s+search)?|the\s+search|discussion))?"
     r"|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
     rf"|unwanted|{_APART}|a\s+miss"
     # "with the Chicago Seven trial kept out of it" (not "countries that kept out of the war")
@@ -459,7 +471,7 @@ CUES: tuple[Cue, ...] = (
         r"\s+)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
         # ("can we leave the boy bands out?": the request's own cue)
-        r"(?!\s{0,8}(?:(?:but|and)\s{1,8})?(?:(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)?"
+        r"(?!\s{0,8}(?:(?:but|and|so)\s{1,8})?(?:(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)?"
         r"(?:leav(?:e|ing)|keep|give|set(?:ting)?|put(?:ting)?)\s)"
         # (a bracketed list inside the item is part of it: "east asian calligraphy (chinese,
         # japanese) isn't wanted")
@@ -475,7 +487,8 @@ CUES: tuple[Cue, ...] = (
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?"
         # "though I would rather leave the visual side out of the segment"
         rf"|\b(?:though|although)\s+{_PREFER_TO})"
-        r"(?:(?:leave|keep)\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+(?:list|table))\b)"
+        r"(?:(?:leave|leaving|keep|keeping)\s+(?!(?:aside|out)\b)"
+        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+(?:list|table))\b)"
         # "but give the cartoons a miss"
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
@@ -493,7 +506,8 @@ CUES: tuple[Cue, ...] = (
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
-        r"|discussion|one|about|of)"
+        r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
+        r"|cover|story|matter|topic|question|issue|subject|into|altogether)"
         r"\s*(?:[.;?!),]|$)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s",
@@ -504,6 +518,7 @@ CUES: tuple[Cue, ...] = (
         r"refrain(?:ing)?\s+from\b"
         rf"|(?:^|[,;(]\s*|(?<=[\w)\]])(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
+        r"(?:so\s+(?=(?:i|we)\b))?"  # ", so I would rather not wade through X"
         r"(?:(?:could|can|would|will)\s+you\s+)?"
         # a request passed on: "she said to spare her the equations", "he asked us to leave out X"
         # ... or told as it was said: "The editor says skip the breakdown"
@@ -517,20 +532,24 @@ CUES: tuple[Cue, ...] = (
         r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
-        r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for)|stay(?:ing)?\s+away\s+from"
+        r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for|bout|abt)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
         r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
         r"|(?:leave|set|put)\s+aside"
+        # "I'd like the material to steer clear of X", "stay clear of X"
+        r"|(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:like|prefer|want)\s+(?:it|them|the\s+[\w-]+)\s+to\s+)?"
+        r"(?:steer|stay|keep)(?:ing)?\s+(?:well\s+)?clear\s+of"
         # a request passed on that names nothing of it: "she said nothing on braudel"
         rf"|{_REPORTER}\s+said\s+nothing\s+(?:on|about|of)"
         # "though I would rather not be given material on nuclear fusion", "I'd rather not read
         # about the war"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:rather|prefer)\s+not\s+(?:to\s+)?"
         r"(?:be\s+(?:given|sent|shown)|get|have|see|read(?:\s+about)?|hear(?:\s+about)?|receive"
+        r"|(?:wade|sift|dig|trawl)\s+through|deal\s+with|bother\s+with"
         r"|go\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother|nothing"
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother|nothing|clear"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -593,7 +612,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_DISLIKE,
         rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
         rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
-        r"(?:like|love|enjoy|want|need|care\s+(?:for|about)|fancy|eat|drink)\b",
+        r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink)\b",
         key=r"like|love|enjoy|want|need|care|fancy|eat|drink",
     ),
     _cue(
@@ -863,6 +882,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     for p in (
         r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
         r"(?:any\s+)?references?\s+to\s+",
+        # "exclude both the price and the infection risk"
+        r"both\s+(?=\S+(?:\s+\S+){0,4}\s+and\s)",
         # "setting aside those in which Napoleon had a hand"
         r"(?:in|with|by|for|of)\s+(?:which|whom)\s+",
         # "any comparison to American felonies"
@@ -930,6 +951,8 @@ NEG_ASIDE = re.compile(
     r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
     # "not the executions in iran, that's too upsetting", "not the opera house, everyone's been"
     r"|that['\u2019]?s|it['\u2019]s|every(?:one|body)['\u2019]?s|they['\u2019]re|(?:they|you)['\u2019]ve"
+    # "no carpenter, seen those lol"
+    r"|(?:seen|read|done|covered|had)\s+(?:those|them|that|it)"
     r"|that\s+i|about\s+whom|about\s+which"
     # "..., my grandson already did that part", "..., my teacher said no opera"
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
@@ -1000,7 +1023,7 @@ POLITE_TAIL = re.compile(
 """Politeness after the query proper: ``... besides bach? thanks``."""
 
 #: a laugh typed after a word ("not nascar lol, ..."): a chat word of its own
-LAUGH = r"lol|lmao|haha+"
+LAUGH = r"lol|lmao|haha+|ugh"
 CHAT_TAIL = re.compile(rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo|tho|though))+\s*$", re.I)
 """Chat words after an excluded item, no part of it (``not the astros lol``); the query's own
 sign-off is :data:`POLITE_TAIL`'s."""

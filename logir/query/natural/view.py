@@ -154,6 +154,7 @@ SPACES = re.compile(r"\s*")
 _EDGE = r"[\s,;:.?!\-\u2013\u2014]"
 _DANGLING_END = (
     r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|as\s+well(?:\s+as)?"
+    r"|though|although|preferably|ideally"
     r"|(?:that|which|who|whom|whose)(?:\s+(?:are|is|was|were|be|been|being|do|does|did|has|have"
     r"|had|also))*"
 )
@@ -162,7 +163,9 @@ _LEAD_JUNK = re.compile(rf"(?:{_EDGE}++|(?:and|or|but|nor|also|then|so|yet|while
 # searched for as a regular expression it costs time quadratic in the length of a long tail.
 _EDGE_MARKS = frozenset(",;:.?!-\u2013\u2014")
 _DANGLING_WORD = re.compile(
-    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so", re.I
+    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|though|although"
+    r"|preferably|ideally",
+    re.I,
 )
 _RELATIVE_WORD = re.compile(r"that|which|who|whom|whose", re.I)
 _RELATIVE_AUX = re.compile(r"are|is|was|were|be|been|being|do|does|did|has|have|had|also", re.I)
