@@ -140,6 +140,29 @@ _FILLER = _wordset(
     "scientist scientists chef chefs dancer dancers comedian comedians rapper rappers"
 )
 
+#: the people and works a query asks for by their nation ("mexican people", "british actors",
+#: "german dudes", "dutch things"): the nation's word right before one of these (or before
+#: another nation's and one of these: "portugese or brazilian people")
+_ROLES = _wordset(
+    "people guys folks dudes celebs ppl persons men women stuff things "
+    "artist artists actor actors actress actresses player players writer writers author authors "
+    "director directors filmmaker filmmakers singer singers musician musicians band bands act "
+    "acts composer composers painter painters politician politicians athlete athletes team teams "
+    "club clubs company companies film films movie movies show shows series breed breeds "
+    "performer performers entertainer entertainers star stars celebrity celebrities figure figures "
+    "poet poets novelist novelists playwright playwrights architect architects designer designers "
+    "scientist scientists chef chefs dancer dancers comedian comedians rapper rappers groups "
+    "magazines albums novels books kings queens leaders footballers boxers"
+)
+_JOINERS = _wordset("or and n &")
+#: what may follow the role word for the nation's word to name people or works of it ("british
+#: actors for my essay", "mexican people, actors ..."; not "american film institute")
+_AFTER_ROLE = _wordset(
+    "and or n that who which whose from in of for with but not no minus except other excluding "
+    "apart aside besides without like such i we to on about only pls please lol tho etc "
+    "whatever who'd"
+)
+
 _WORD = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")
 
 
@@ -173,6 +196,34 @@ def nation_of(term: str) -> str | None:
         return None
     typed = " ".join(words)
     return _BY_FORM.get(typed) or _BY_FORM.get(typed.lower())
+
+
+def wanted_nations(text: str) -> list[str]:
+    """The nations whose people or works ``text`` (a query's positive part) asks for by their
+    nation's word ("mexican people" -> "mexican"; "portugese or brazilian people" ->
+    "brazilian"; not "american civil war", "greek myth"): their passages say the nation in
+    their lead."""
+    spans = list(_WORD.finditer(text))
+    words = [m.group() for m in spans]
+    lower = [w.lower() for w in words]
+    out: list[str] = []
+    for i, w in enumerate(words):
+        key = _BY_FORM.get(w) or _BY_FORM.get(w.lower())
+        if key is None or key in out or (i and lower[i - 1] in _NOT_AFTER):
+            continue  # "latin american" is no American
+        j = i + 1
+        while j < len(lower) and j <= i + 4 and (
+            lower[j] in _JOINERS or _BY_FORM.get(words[j]) or _BY_FORM.get(lower[j])
+        ):
+            j += 1
+        if j >= len(lower) or lower[j] not in _ROLES:
+            continue
+        if j + 1 < len(lower):
+            between = text[spans[j].end() : spans[j + 1].start()]
+            if between.isspace() and lower[j + 1] not in _AFTER_ROLE:
+                continue  # "american film institute": the role word is part of a name
+        out.append(key)
+    return out
 
 
 def names_of(key: str) -> tuple[str, ...]:

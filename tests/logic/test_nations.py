@@ -16,6 +16,7 @@ from logir.logic.nations import (
     nation_of,
     nations_in_lead,
     said_in_lead,
+    wanted_nations,
 )
 
 
@@ -155,3 +156,38 @@ def test_a_nation_only_as_the_term_reads_it() -> None:
     # a nation the positive part names too: the bands are left out, not Japan
     on, off = both('"Japanese horror films" AND NOT "Japanese bands"')
     assert np.array_equal(on, off)
+
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("mexican people, actors boxers musicians wahtever", ["mexican"]),
+        ("british actors for my film study", ["british"]),
+        ("aussie actors n actresses", ["australian"]),
+        ("english or american novelists", ["english", "american"]),
+        ("dutch things, ships trade batles whatever", ["dutch"]),
+        ("latin american actors", []),  # not the American people
+        ("american film institute: its festivals", []),  # a name the role word is part of
+        ("American Civil War campaigns", []),  # a nation's event, no people or works
+        ("Apollo the Greek god", []),
+    ],
+)
+def test_wanted_nations(text: str, keys: list[str]) -> None:
+    assert wanted_nations(text) == keys
+
+
+def test_a_passage_of_the_nation_asked_for_rises() -> None:
+    career = " He played in many films and on stage over a long career." * 3
+    passages = [
+        "Gael Garcia Bernal (born 1978) is a Mexican actor and director." + career,
+        "Tom Hardy (born 1977) is an English actor and producer." + career,
+        "Pablo Escobar was a drug lord who led the Medellin Cartel." + career,
+    ]
+    scorer = _scorer(passages)
+    rows = np.arange(len(passages))
+    query = "mexican people, actors or musicians, no drug lords"
+    on = get_composer("auto,dense_tau=1").score(query, scorer, rows)
+    off = get_composer("auto,dense_tau=1,pos_nation=0").score(query, scorer, rows)
+    assert on[0] == pytest.approx(off[0] + 0.2, abs=1e-5)  # "Mexican" in its lead
+    assert np.array_equal(on[1:], off[1:])  # no Mexican in the others' leads
+    assert on[0] > on[1]
