@@ -108,6 +108,10 @@ SET_CORPORA = {
     "scifact16": "scifact",
     "comlq18": "comlq",
     "excluir16": "excluir",
+    "excluir17": "excluir",
+    "nevir11": "nevir",
+    "negconstraint16": "negconstraint",
+    "comlq19": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
