@@ -148,6 +148,56 @@ CASES: list[tuple[str, Query]] = [
         "stage actresses for the ceremony - though preferably not american",
         And(T("stage actresses for the ceremony"), Not(T("american"))),
     ),
+    # session 27's seventeenth round: a reported dislike with an adverb, 'so nothing on it', 'r'
+    # for 'are', 'no use to me', 'dont count (', 'beyond the scope', 'are out', 'without charge'
+    (
+        "women who were the first at something. She specifically doesn't want sportswomen.",
+        And(T("women who were the first at something"), Not(T("sportswomen"))),
+    ),
+    (
+        "Ohio material, towns and sport. Dayton has been covered already, so nothing on it.",
+        And(T("Ohio material, towns and sport"), Not(T("Dayton"))),
+    ),
+    (
+        "explorers - polar flights, balloons. mountain climbers r boring tho so not them",
+        And(T("explorers - polar flights, balloons"), Not(T("mountain climbers"))),
+    ),
+    (
+        "word origins for clue-writing. place names are no use to me",
+        And(T("word origins for clue-writing"), Not(T("place names"))),
+    ),
+    (
+        "freedom as a theme in novels but dystopias dont count (no brave new world)",
+        And(T("freedom as a theme in novels"), Not(T("dystopias")), Not(T("brave new world"))),
+    ),
+    (
+        "autocracy, absolute monarchs. minus the 20th-century dictators.",
+        And(T("autocracy, absolute monarchs"), Not(T("20th-century dictators"))),
+    ),
+    (
+        "the ITU Radiocommunication Sector; its origins in the CCIR are beyond the scope "
+        "of this request.",
+        And(T("the ITU Radiocommunication Sector"), Not(T("origins in the CCIR"))),
+    ),
+    (
+        "anatole france's novels. leave the dreyfus affair to one side if you can.",
+        And(T("anatole france's novels"), Not(T("dreyfus affair"))),
+    ),
+    (
+        "MLS players, outfield players only, goalkeepers are out",
+        And(T("MLS players, outfield players only"), Not(T("goalkeepers"))),
+    ),
+    (
+        "Was the IDEA cipher made available without charge for non-commercial use?",
+        T("Was the IDEA cipher made available without charge for non-commercial use?"),
+    ),
+    (
+        "Treaties concluded between states, excluding any agreements made with indigenous peoples.",
+        And(
+            T("Treaties concluded between states"),
+            Not(T("agreements made with indigenous peoples")),
+        ),
+    ),
     # a setting or a subject left out: the place or subject is the excluded term
     ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
     ("stories that don't center on war", And(T("stories"), Not(T("war")))),

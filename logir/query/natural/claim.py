@@ -23,8 +23,10 @@ _ITEM_LEFT_OUT = re.compile(
 is the cue's participle, which a parser reads as the sentence's finite verb."""
 
 _SET_ASIDE = re.compile(
-    rf"(?:[,;]|{DASH})\s*(?:setting|leaving|putting)\s+(?:aside\b|to\s+one\s+side\b"
-    r"|(?:[^,;.]{1,60}?\s+)?(?:aside|to\s+one\s+side)\s*[.,;])",
+    rf"(?:[,;]|{DASH})\s*(?:(?:setting|leaving|putting)\s+(?:aside\b|to\s+one\s+side\b"
+    r"|(?:[^,;.]{1,60}?\s+)?(?:aside|to\s+one\s+side)\s*[.,;])"
+    # "Treaties concluded between states, excluding any agreements made with ..."
+    r"|excluding\b|with\s+the\s+exception\s+of\b)",
     re.I,
 )
 """A request that sets a part aside ("Treaties concluded among the powers, setting aside those

@@ -131,12 +131,14 @@ POSTPOSED = (
     # "the tunnelling explanation is too advanced so leave it", "the coronations are a separate
     # episode, leave them": a clause on the item, then a pronoun for it (at most five words
     # between; each word ends at a space, so nothing backtracks)
-    r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
+    r"(?:is|are|r|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
     r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
     r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em)(?:\s+out(?:\s+of\s+it)?)?"
     # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
     # so not that", "the troubles up north are a different thing, dont want those"
     rf"|not\s+(?:it|them|those|that)|none\s+of\s+(?:it|them|those|that)"
+    # "Dayton has been covered already, so nothing on it"
+    rf"|nothing\s+(?:on|about)\s+(?:it|them|those|that)"
     rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
     r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
     # "east asian calligraphy isn't wanted", "anyone from breaking bad can sit this one out"
@@ -153,6 +155,11 @@ POSTPOSED = (
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
+    # "its origins in the CCIR are beyond the scope of this request"
+    r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+the\s+scope(?:\s+of\s+(?:this|my|our|the)\s+"
+    r"(?:request|inquiry|enquiry|search|project|review|question|piece|episode))?"
+    # "goalkeepers are out"
+    r"|(?:is|are)\s+out"
     # "the modern debate about his letters is not relevant for our label", "X are irrelevant
     # here", "passages concerning its syntax are to be disregarded"
     r"|(?:is|are)\s+(?:not\s+relevant|irrelevant)(?:\s+(?:here|now|to\s+(?:me|us)"
@@ -162,7 +169,7 @@ POSTPOSED = (
     # "the story of who invented them is of no interest to me", "side-channel attacks are not of
     # interest to me", "X is not what I search", "assassination can stay out of it",
     # "individualist anarchism I am not needing"
-    r"|(?:is|are)\s+(?:of\s+no\s+(?:interest|use)|not\s+of\s+(?:any\s+|much\s+)?interest)"
+    r"|(?:is|are)\s+(?:(?:of\s+)?no\s+(?:interest|use|good)|not\s+of\s+(?:any\s+|much\s+)?interest)"
     r"(?:\s+to\s+(?:me|us))?(?:\s+(?:at\s+all|whatsoever))?"
     # "abalone is not my line", "opera isn't really my thing"
     r"|(?:is|are|isn['\u2019]?t|aren['\u2019]?t)\s+(?:not\s+)?(?:really\s+)?(?:my|our)\s+"
@@ -409,7 +416,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?<=[^\W\d_)])[?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?<=[^\W\d_)])[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         r"|(?<=[^\W\d_])[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but\b"
         # "interested in how the boys build a society, and less in the slide into savagery": what
@@ -458,7 +465,7 @@ CUES: tuple[Cue, ...] = (
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
         # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
         # S. Grant excluded")
-        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|{DASH}\s*|\(\s*"
+        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|\bbut\s+|{DASH}\s*|\(\s*"
         r"|(?<=[\w)\]])(?:\.{1,3}|\u2026|[?!]+)\s+)"
         # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
@@ -477,7 +484,7 @@ CUES: tuple[Cue, ...] = (
         # japanese) isn't wanted")
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\)){{1,60}}?"
         rf"\s+(?:{AFTER_ITEM}"
-        rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!)]|$|,))"
+        rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since)\b))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
@@ -497,7 +504,7 @@ CUES: tuple[Cue, ...] = (
         rf"(?:{_PREFER_TO})?"
         r"(?:leav(?:e|ing)|set(?:ting)?|put(?:ting)?)\s+"
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
-        r"\s*(?:[.;?!),]|$))",
+        r"(?:\s+if\s+(?:you\s+can|possible))?\s*(?:[.;?!),]|$))",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
@@ -507,8 +514,8 @@ CUES: tuple[Cue, ...] = (
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
-        r"|cover|story|matter|topic|question|issue|subject|into|altogether)"
-        r"\s*(?:[.;?!),]|$)"
+        r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible)"
+        r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s",
     ),
@@ -611,6 +618,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_DISLIKE,
         rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
+        r"(?:(?:specifically|particularly|really|just|definitely|certainly|also)\s+)?"
         rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
         r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink)\b",
         key=r"like|love|enjoy|want|need|care|fancy|eat|drink",
@@ -658,7 +666,10 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_WITHOUT,
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/o\b)",
+        # (not an idiom: "made available without charge", "without doubt", "without exception")
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/o\b)"
+        r"(?!\s+(?:charge|cost|fee|payment|delay|doubt|a\s+doubt|question|fail|exception|warning"
+        r"|notice|end|limit)\b)",
         key="without|w/o",
     ),
     _cue(

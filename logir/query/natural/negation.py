@@ -80,7 +80,8 @@ _ASIDE = re.compile(
     # longer cues first ("if sport were left out entirely")
     # "houston's a no": the "'s" is the copula's
     r"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one)\b))?"
-    rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be)\s+)?(?:{AFTER_ITEM}|to\s+one\s+side"
+    rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be)\s+)?(?:{AFTER_ITEM}"
+    r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
     # "leave the visual side out of the segment entirely"
     r"|out(?:\s+of\s+(?:it|this|that|them|(?:the|this|that|my|our|your|tonight['\u2019]s"
     r"|today['\u2019]s)\s+[\w'\u2019-]+))?(?:\s+(?:entirely|altogether|completely))?))\b",
