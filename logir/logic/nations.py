@@ -125,12 +125,9 @@ _NOT_BEFORE = _wordset(
     "columbia ocean sea channel guiana polynesia guinea horn"
 )
 
-#: words a term may carry besides the nation ("the brits", "those from england", "american ones"),
-#: and the people and works a nation's passages are about ("american artists", "german breeds"):
-#: their passages say the nation in their lead as these do
-_FILLER = _wordset(
-    "the those ones one any anything anyone anybody people guys folks from in of made born "
-    "based set stuff "
+#: the people and works a nation's passages are about ("american artists", "german breeds"):
+#: their passages say the nation in their lead
+_WORKS = (
     "artist artists actor actors actress actresses player players writer writers author authors "
     "director directors filmmaker filmmakers singer singers musician musicians band bands act "
     "acts composer composers painter painters politician politicians athlete athletes team teams "
@@ -140,19 +137,19 @@ _FILLER = _wordset(
     "scientist scientists chef chefs dancer dancers comedian comedians rapper rappers"
 )
 
+#: words a term may carry besides the nation ("the brits", "those from england", "american
+#: ones"), and its people and works (``_WORKS``)
+_FILLER = _wordset(
+    "the those ones one any anything anyone anybody people guys folks from in of made born "
+    "based set stuff " + _WORKS
+)
+
 #: the people and works a query asks for by their nation ("mexican people", "british actors",
 #: "german dudes", "dutch things"): the nation's word right before one of these (or before
 #: another nation's and one of these: "portugese or brazilian people")
 _ROLES = _wordset(
-    "people guys folks dudes celebs ppl persons men women stuff things "
-    "artist artists actor actors actress actresses player players writer writers author authors "
-    "director directors filmmaker filmmakers singer singers musician musicians band bands act "
-    "acts composer composers painter painters politician politicians athlete athletes team teams "
-    "club clubs company companies film films movie movies show shows series breed breeds "
-    "performer performers entertainer entertainers star stars celebrity celebrities figure figures "
-    "poet poets novelist novelists playwright playwrights architect architects designer designers "
-    "scientist scientists chef chefs dancer dancers comedian comedians rapper rappers groups "
-    "magazines albums novels books kings queens leaders footballers boxers"
+    "people guys folks dudes celebs ppl persons men women stuff things groups magazines albums "
+    "novels books kings queens leaders footballers boxers " + _WORKS
 )
 _JOINERS = _wordset("or and n &")
 #: what may follow the role word for the nation's word to name people or works of it ("british
