@@ -28,6 +28,9 @@ REQUESTS = [
     "Find a passage about a city that: 1. is in Europe; 2. is not a national capital.",
     # a request that ends by leaving an item out: the participle is the cue, not a main verb
     "Lincoln's relations with his generals, Ulysses S. Grant excluded.",
+    # a part set aside or excluded: spaCy reads "concluded" as the finite verb, yet it is a request
+    "Treaties concluded among the powers, setting aside those in which Napoleon had a hand.",
+    "Treaties concluded between states, excluding any agreements made with indigenous peoples.",
     "Uses of americium in industry, smoke detectors excepted.",
     "How chips are packaged; the story of who invented them is of no interest to me.",
     # a question, then a sentence: a request
