@@ -112,6 +112,10 @@ SET_CORPORA = {
     "nevir11": "nevir",
     "negconstraint16": "negconstraint",
     "comlq19": "comlq",
+    "scifact17": "scifact",
+    "excluir18": "excluir",
+    "nevir12": "nevir",
+    "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
