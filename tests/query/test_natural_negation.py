@@ -198,6 +198,65 @@ CASES: list[tuple[str, Query]] = [
             Not(T("agreements made with indigenous peoples")),
         ),
     ),
+    # session 27's eighteenth round: 'are not required', 'not looking for X', 'so leave them off',
+    # 'outside its remit', 'so nothing owned by', 'Already know about X', 'can wait',
+    # 'left for another'
+    (
+        "Colloid solutions: efficacy and safety. Studies confined to cardiac surgery are "
+        "not required.",
+        And(
+            T("Colloid solutions: efficacy and safety"),
+            Not(T("Studies confined to cardiac surgery")),
+        ),
+    ),
+    (
+        "dietary fat and blood pressure - not looking for omega-3 / fish oil papers",
+        And(T("dietary fat and blood pressure"), Not(T("omega-3 / fish oil papers"))),
+    ),
+    (
+        "husband and wife acts in music. ike & tina are already on our tribute list so "
+        "leave them off",
+        And(T("husband and wife acts in music"), Not(T("ike & tina"))),
+    ),
+    (
+        "Buildings with a documented architect; skyscrapers and office towers are "
+        "outside its remit.",
+        And(T("Buildings with a documented architect"), Not(T("skyscrapers and office towers"))),
+    ),
+    (
+        "an internship at a record label - somewhere independent, so nothing owned by "
+        "sony or disney",
+        And(
+            T("an internship at a record label - somewhere independent"),
+            Not(T("sony")),
+            Not(T("disney")),
+        ),
+    ),
+    (
+        "authors who used pseudonyms. Already know about Dr Seuss, so not him",
+        And(T("authors who used pseudonyms"), Not(T("Dr Seuss"))),
+    ),
+    (
+        "famous ppl beefing w each other. music beef is played out tho, skip that",
+        And(T("famous ppl beefing w each other"), Not(T("music beef"))),
+    ),
+    (
+        "famous couples who divorced. ive read enough about marilyn monroe, spare me her",
+        And(T("famous couples who divorced"), Not(T("marilyn monroe"))),
+    ),
+    (
+        "Illegitimate sons of real kings - characters in plays aren't what I'm after",
+        And(T("Illegitimate sons of real kings"), Not(T("characters in plays"))),
+    ),
+    (
+        "amber diceless rpg whos published it, the rules stuff can wait",
+        And(T("amber diceless rpg whos published it"), Not(T("rules"))),
+    ),
+    (
+        "What religions say heaven is like - the hell side of things can be left for "
+        "another meeting.",
+        And(T("What religions say heaven is like"), Not(T("hell"))),
+    ),
     # a setting or a subject left out: the place or subject is the excluded term
     ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
     ("stories that don't center on war", And(T("stories"), Not(T("war")))),

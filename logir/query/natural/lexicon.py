@@ -105,7 +105,8 @@ NT = (
 #: "I already know (all) about", "we've already read": what follows is known, so left out
 _ALREADY = (
     # (a patron: "she already has the cystitis material")
-    r"(?:i|we|she|he|they)(?:\s*['\u2019]ve|\s+have|\s+has)?\s+(?:already\s+(?:know|knows|knew"
+    r"(?:(?:i|we|she|he|they)(?:\s*['\u2019]?ve|\s+have|\s+has)?\s+|(?<=[.?!]\s)|(?<=[.?!]\s\s)|^)"
+    r"(?:already\s+(?:know|knows|knew"
     r"|read|covered|studied|seen|looked\s+at|has|have|got)\s+(?:(?:all|enough|plenty)\s+)?"
     r"(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
@@ -133,7 +134,8 @@ POSTPOSED = (
     # between; each word ends at a space, so nothing backtracks)
     r"(?:is|are|r|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
     r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
-    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em)(?:\s+out(?:\s+of\s+it)?)?"
+    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em|that|those)"
+    r"(?:\s+(?:out|off)(?:\s+of\s+it)?)?"
     # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
     # so not that", "the troubles up north are a different thing, dont want those"
     rf"|not\s+(?:it|them|those|that)|none\s+of\s+(?:it|them|those|that)"
@@ -147,6 +149,10 @@ POSTPOSED = (
     r"|(?:(?:is|are)\s+)?a\s+(?:no(?:[\s-]go)?|(?:hard\s+)?pass)(?:\s+from\s+(?:me|us))?"
     # "nfl ones dont help me"
     rf"|{_DOES_NOT}\s+help\s+(?:me|us)"
+    # "the rules stuff can wait", "the hell side can be left for another meeting"
+    r"|(?:can|could)\s+wait"
+    r"|(?:can|could|may|might)\s+be\s+(?:left|saved|kept)\s+for\s+(?:another|a\s+later|later|the\s+next)"
+    r"(?:\s+[\w'\u2019-]+)?"
     r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
     # "the art history side can be left out of tonight's lecture"
     r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
@@ -156,7 +162,7 @@ POSTPOSED = (
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
     # "its origins in the CCIR are beyond the scope of this request"
-    r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+the\s+scope(?:\s+of\s+(?:this|my|our|the)\s+"
+    r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+(?:the|its|my|our|this)\s+(?:scope|remit)(?:\s+of\s+(?:this|my|our|the)\s+"
     r"(?:request|inquiry|enquiry|search|project|review|question|piece|episode))?"
     # "goalkeepers are out"
     r"|(?:is|are)\s+out"
@@ -181,7 +187,7 @@ POSTPOSED = (
     r"|subject)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not|won['\u2019]?t"
     r"|do\s+not|don['\u2019]?t|am\s+not\s+going\s+to|shall\s+not)\s+(?:cover|need|want|discuss"
     r"|get\s+into|go\s+into))?"
-    r"|(?:is|are)\s+not\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
+    r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
     r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
     r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
@@ -199,7 +205,7 @@ POSTPOSED = (
     # "paraquat cases are not needed", "the clotting stuff isn't needed", "the ski and tourist
     # things i dont want", "his quarrel with Sartre doesn't interest me in the least", "huxley
     # coining the word doesnt matter to me"
-    r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+needed"
+    r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+(?:needed|required|necessary)"
     r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
     rf"|{_DOES_NOT}\s+interest\s+(?:me|us)(?:\s+in\s+the\s+least|\s+at\s+all)?"
     rf"|{_DOES_NOT}\s+matter(?:\s+(?:to|for)\s+(?:me|us|this(?:\s+one)?|now))?(?:\s+at\s+all|\s+much)?"
@@ -210,7 +216,7 @@ POSTPOSED = (
     # entirely", "the workings of its bellows hold no interest for me"
     r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
     r"(?:present\s+)?"
-    r"(?:inquiry|enquiry|scope|question|brief)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
+    r"(?:inquiry|enquiry|scope|question|brief|remit|purview)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
     r"|question|search|request|project|review))?"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
@@ -514,10 +520,12 @@ CUES: tuple[Cue, ...] = (
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
-        r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible)"
+        r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
+        r"|necessary|wait|remit|purview)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
-        r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s",
+        r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
+        r"|later|the\s+next)\b",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -583,7 +591,7 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although)\s+)?"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so)\s+)?"
         r"(?:please\s+|just\s+)?"
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+|just\s+)?|{DASH}\s*(?:just\s+)?"
         r"|\b(?:with|having|containing)\s+"
@@ -599,6 +607,7 @@ CUES: tuple[Cue, ...] = (
         # "bassists or drummers - nobody from nirvana", "rock bands, but none from the uk"
         r"|(?:nobody|no[\s-]one|none)\s+(?:from|in|at|with)\s+"
         r"|nothin(?:g|['\u2019])?\s+(?:with|w/|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
+        r"|owned\s+by|made\s+by|run\s+by"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+"
         # "drag racing, nothing nascar", "but nothing apollo related" (not "nothing but", "nothing
@@ -645,7 +654,9 @@ CUES: tuple[Cue, ...] = (
         # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
         # (a determiner must follow: "not after 1990" is a date)
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
-        r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)",
+        r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)"
+        # "- not looking for omega-3 / fish oil papers" (a date never follows "looking for")
+        rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?looking\s+for\b",
         key="interested|intrested|intersted|bothered|concerned|after|looking|sick|tired",
     ),
     _cue(
@@ -968,7 +979,11 @@ NEG_ASIDE = re.compile(
     # "..., my grandson already did that part", "..., my teacher said no opera"
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
-    r"|those)\b)\b",
+    r"|those)\b"
+    # ", so not him", ", spare me her"
+    r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
+    # "glaucoma so not that": no comma
+    r"|\s+so\s+not\s+(?:him|her|them|that|it|those)\b",
     re.I,
 )
 """A comment after an excluded concept, no part of it: ``..., already revised those``,
