@@ -55,6 +55,21 @@ def is_keyword_query(text: str) -> bool:
     return first is not None and first.group().lower().replace("\u2019", "'") not in OPENERS
 
 
+#: a question's first words ("What ...", "How ...", "Is ...", "In which ...")
+_QUESTION_START = re.compile(
+    r"^\W*(?:what|which|who|whom|whose|where|when|why|how|whether|is|are|was|were|do|does|did"
+    r"|can|could|would|will|should|in\s+what|in\s+which)\b",
+    re.I,
+)
+
+
+def is_request(text: str) -> bool:
+    """Whether ``text`` asks for something without asking a question: no question mark and no
+    question word first ("famous ppl beefing w each other - politicians, racing drivers, whoever.
+    music beef is played out tho, skip that"; not "What are ..., without ...?")."""
+    return "?" not in text and not _QUESTION_START.match(text)
+
+
 def is_short_query(text: str) -> bool:
     """Whether ``text`` has at most ``SHORT_WORDS`` words."""
     return len(text.split(None, SHORT_WORDS)) <= SHORT_WORDS

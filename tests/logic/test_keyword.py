@@ -9,7 +9,13 @@ from logir.errors import LogirError
 from logir.index.base import DENSE_PART, LEXICAL_PART
 from logir.logic import get_composer
 from logir.logic.auto import plan_query
-from logir.logic.keyword import KEYWORD_WORDS, SHORT_WORDS, is_keyword_query, is_short_query
+from logir.logic.keyword import (
+    KEYWORD_WORDS,
+    SHORT_WORDS,
+    is_keyword_query,
+    is_request,
+    is_short_query,
+)
 
 
 @pytest.mark.parametrize(
@@ -114,16 +120,27 @@ def test_a_keyword_querys_positive_part_mixes_the_lexical_evidence_in(fake) -> N
         "films excluding comedies", scorer, rows
     )
     assert dense.tolist() == pytest.approx([0.5, 1.0])
-    # a short request mixes them too; a longer one keeps pos_dense (1 by default): dense alone
+    # a short request mixes them too; a longer one mixes them at request_pos_dense (0.6), and
+    # a longer question keeps pos_dense (1 by default): dense alone
     short = get_composer(spec + ",keyword_pos_dense=0.8").score(
         "show me films, excluding comedies", scorer, rows
     )
     assert short.tolist() == pytest.approx(mixed.tolist())
     long = "show me the films that the critics liked best this year, excluding comedies"
-    positive = {"films": [4, 2], "the films that the critics liked best this year": [4, 2]}
+    question = "which films did the critics like best this year, excluding comedies?"
+    positive = {
+        "films": [4, 2],
+        "the films that the critics liked best this year": [4, 2],
+        "which films did the critics like best this year": [4, 2],
+    }
     scorer = _Hybrid(fake(positive), fake({k: [0.5, 1.0] for k in positive}))
     request = get_composer(spec + ",keyword_pos_dense=0.8").score(long, scorer, rows)
-    assert request.tolist() == pytest.approx([0.5, 1.0])
+    assert request.tolist() == pytest.approx([0.6 * 0.5 + 0.4 * 1.0, 0.6 * 1.0 + 0.4 * 0.5])
+    off = get_composer(spec + ",request_pos_dense=1").score(long, scorer, rows)
+    assert off.tolist() == pytest.approx([0.5, 1.0])
+    asked = get_composer(spec + ",keyword_pos_dense=0.8").score(question, scorer, rows)
+    assert asked.tolist() == pytest.approx([0.5, 1.0])
+    assert "a request: positive part dense x0.6" in get_composer("auto").explain(long)
     assert "positive part dense x0.6" in get_composer("auto").explain("films excluding comedies")
     with pytest.raises(LogirError, match="keyword_pos_dense"):
         get_composer("auto,keyword_pos_dense=1.5")
@@ -173,3 +190,17 @@ def _reading(text: str):
     from logir.query.reading import read
 
     return read(text, "auto")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("famous ppl beefing w each other - politicians, whoever. music beef is out tho", True),
+        ("A reader is looking for women who were the first to achieve something.", True),
+        ("What are the causes of the war, without the naval battles?", False),
+        ("How did the Depression hit trade - not the 1970s oil crisis", False),
+        ("In which countries is it legal, excluding Europe", False),
+    ],
+)
+def test_a_request_asks_no_question(text: str, expected: bool) -> None:
+    assert is_request(text) is expected
