@@ -16,7 +16,10 @@ an auxiliary, a request verb or a pronoun ("how to treat migraines without medic
 ...", "I need ..."). Linear in the text's length.
 
 A *short* query has at most ``SHORT_WORDS`` words, whatever its form ("how to treat migraines
-without medication"): its words, like a keyword query's, are mostly the topic's own.
+without medication"): its words, like a keyword query's, are mostly the topic's own. So are a
+*request*'s, a text with no question mark and no question word first, however long ("famous ppl
+beefing w each other - politicians, racing drivers, whoever. music beef is played out tho, skip
+that"), unlike a question's framing words ("What are the ... that ..., without considering ...?").
 """
 
 from __future__ import annotations
