@@ -233,6 +233,9 @@ class Plan:
     #: whether a longer query is a request, not a question (no question mark, no question word
     #: first): its positive part weighs ``request_pos_dense``
     request: bool = False
+    #: the nations whose people or works the positive part asks for by the nation's word
+    #: (:func:`logir.logic.nations.wanted_nations`): their leads weigh ``pos_nation``
+    nations: tuple[str, ...] = ()
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -300,6 +303,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         named,
         short,
         request,
+        tuple(wanted_nations(positive)),
     )
 
 
@@ -460,9 +464,8 @@ class Exclusion(Composer):
             cues += f"; positive part dense x{self.keyword_pos_dense:g}, BM25 the rest"
         if plan.request and self.request_pos_dense != self.pos_dense:
             cues += f"; a request: positive part dense x{self.request_pos_dense:g}, BM25 the rest"
-        wanted = wanted_nations(plan.positive) if plan.positive and self.pos_nation > 0 else []
-        if wanted:
-            cues += f"; a lead naming {' or '.join(wanted)}: positive +{self.pos_nation:g}"
+        if plan.nations and self.pos_nation > 0:
+            cues += f"; a lead naming {' or '.join(plan.nations)}: positive +{self.pos_nation:g}"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------
@@ -544,11 +547,9 @@ class Exclusion(Composer):
                 dense_w = self.request_pos_dense
             pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
-            if self.pos_nation > 0:  # "mexican people": a passage of the nation says so first
-                keys = wanted_nations(plan.positive)
-                if keys:
-                    lead = nations_in_lead(scorer, keys, rows).any(axis=0)
-                    out[plan.positive] = out[plan.positive] + self.pos_nation * lead
+            if plan.nations and self.pos_nation > 0:  # "mexican people": its lead says so
+                lead = nations_in_lead(scorer, list(plan.nations), rows).any(axis=0)
+                out[plan.positive] = out[plan.positive] + self.pos_nation * lead
         negated, distinct = list(plan.negated), self._negated(plan)
         weights = self._shared_weights(plan, distinct)
         both = any(w > 0 for w in weights)  # the shared words weigh ``shared``

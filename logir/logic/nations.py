@@ -192,7 +192,12 @@ def nation_of(term: str) -> str | None:
     if not words or len(words) > 4:
         return None
     typed = " ".join(words)
-    return _BY_FORM.get(typed) or _BY_FORM.get(typed.lower())
+    return _key(typed)
+
+
+def _key(form: str) -> str | None:
+    """The nation a form names, as written or lower-cased ("Turkey" as written; "americans")."""
+    return _BY_FORM.get(form) or _BY_FORM.get(form.lower())
 
 
 def wanted_nations(text: str) -> list[str]:
@@ -205,13 +210,11 @@ def wanted_nations(text: str) -> list[str]:
     lower = [w.lower() for w in words]
     out: list[str] = []
     for i, w in enumerate(words):
-        key = _BY_FORM.get(w) or _BY_FORM.get(w.lower())
+        key = _key(w)
         if key is None or key in out or (i and lower[i - 1] in _NOT_AFTER):
             continue  # "latin american" is no American
         j = i + 1
-        while j < len(lower) and j <= i + 4 and (
-            lower[j] in _JOINERS or _BY_FORM.get(words[j]) or _BY_FORM.get(lower[j])
-        ):
+        while j < len(lower) and j <= i + 4 and (lower[j] in _JOINERS or _key(words[j])):
             j += 1
         if j >= len(lower) or lower[j] not in _ROLES:
             continue

@@ -152,15 +152,10 @@ _TIDY_PIECE = re.compile(r"[^\s,.?!;:]+(?:(?<!\() (?!\))[^\s,.?!;:]+)*|\s+|[,.?!
 _TIDY_BEFORE = ",.?!;:)"  # whitespace before these goes, and so does a comma
 SPACES = re.compile(r"\s*")
 _EDGE = r"[\s,;:.?!\-\u2013\u2014]"
-_DANGLING_END = (
-    r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|as\s+well(?:\s+as)?"
-    r"|though|although|preferably|ideally"
-    r"|(?:that|which|who|whom|whose)(?:\s+(?:are|is|was|were|be|been|being|do|does|did|has|have"
-    r"|had|also))*"
-)
 _LEAD_JUNK = re.compile(rf"(?:{_EDGE}++|(?:and|or|but|nor|also|then|so|yet|while)\b)++", re.I)
-# The dangling tail "(?:EDGE|\bDANGLING\b)+$" is found by _trailing_junk, a right-to-left scan:
-# searched for as a regular expression it costs time quadratic in the length of a long tail.
+# The dangling tail (edge marks and whole dangling phrases: a connective, "as well (as)", a
+# relative with its auxiliaries; the words below) is found by _trailing_junk, a right-to-left
+# scan: searched for as a regular expression it costs time quadratic in the length of a long tail.
 _EDGE_MARKS = frozenset(",;:.?!-\u2013\u2014")
 _DANGLING_WORD = re.compile(
     r"and|or|but|nor|also|either|both|neither|while|whereas|please|yet|then|so|though|although"
