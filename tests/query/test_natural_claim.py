@@ -32,6 +32,9 @@ REQUESTS = [
     "Treaties concluded among the powers, setting aside those in which Napoleon had a hand.",
     "Treaties concluded between states, excluding any agreements made with indigenous peoples.",
     "Uses of americium in industry, smoke detectors excepted.",
+    # a heading before a colon: the topic named, then what is wanted of it
+    "Ambergris for a lesson on natural perfume fixatives: what it is and how it forms, without "
+    "the whaling-law side of things.",
     "How chips are packaged; the story of who invented them is of no interest to me.",
     # a question, then a sentence: a request
     "How do doctors regard alternative medicine? I have no interest in acupuncture.",

@@ -60,6 +60,8 @@ def is_claim(text: str) -> bool:
         return False
     if doc[0].tag_ == "VB":  # an instruction: "Find ...", "Show me ..."
         return False
+    if _headed(doc):  # "Ambergris for a lesson on fixatives: what it is and how it forms, ..."
+        return False
     first = next(iter(doc.sents))
     root = first.root
     if root.pos_ not in ("VERB", "AUX") or root.tag_ in ("VB", "VBG", "VBN", "TO"):
@@ -74,3 +76,15 @@ def is_claim(text: str) -> bool:
         and not subject.tag_.startswith("W")
         and subject.lower_ not in REQUESTERS
     )
+
+
+def _headed(doc: object) -> bool:
+    """Whether the text opens with a heading: words with no verb before a colon ("Ambergris for
+    a lesson on natural perfume fixatives: what it is ..."), the topic a request names before it
+    says what it wants."""
+    for tok in doc:  # type: ignore[attr-defined]
+        if tok.text == ":":
+            return tok.i > 0
+        if tok.pos_ in ("VERB", "AUX"):
+            return False
+    return False

@@ -151,6 +151,12 @@ POSTPOSED = (
     rf"|{_DOES_NOT}\s+help\s+(?:me|us)"
     # "the rules stuff can wait", "the hell side can be left for another meeting"
     r"|(?:can|could)\s+wait"
+    # "euclid's postulates can go", "cocteau n balzac can go" (at a clause's end only: "places
+    # kids can go" names no item set off before it)
+    r"|(?:can|could)\s+go"
+    # "composers we've already booked", "the louvre we already visited"
+    r"|(?:i|we)(?:\s*['\u2019]ve|\s+have)?\s+already\s+(?:booked|got|visited|watched|tried|heard|used"
+    r"|been\s+to)"
     r"|(?:can|could|may|might)\s+be\s+(?:left|saved|kept)\s+for\s+(?:another|a\s+later|later|the\s+next)"
     r"(?:\s+[\w'\u2019-]+)?"
     r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
@@ -482,6 +488,10 @@ CUES: tuple[Cue, ...] = (
         rf"|{_REPORTER}\s+(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
+        # a relative clause set off by a comma is no item ("hotels near the beach, where dogs can
+        # go"; after a semicolon "where he's buried ... don't matter" names one)
+        r"(?!(?:(?<=,)|(?<=,\s))\s{0,8}(?:where|when|whenever|wherever|which|who|whom|whose|that"
+        r"|if|unless|because|since)\s)"
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
         # ("can we leave the boy bands out?": the request's own cue)
         r"(?!\s{0,8}(?:(?:but|and|so)\s{1,8})?(?:(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)?"
@@ -521,7 +531,7 @@ CUES: tuple[Cue, ...] = (
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
-        r"|necessary|wait|remit|purview)"
+        r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -544,10 +554,15 @@ CUES: tuple[Cue, ...] = (
         rf"(?:{_PREFER_TO}"
         r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+be\s+(?:grateful|glad|thankful)\s+)?"
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
+        # "I'd leave out fish oil", "we would skip the sequels"
+        r"(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?=(?:exclude|omit|leave\s+out|skip|ignore|drop)\b))?"
         r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
+        # "drop anything done in east asian cohorts" (a determiner after it: "drop in sales" is
+        # no request)
+        r"|drop(?:ping)?\s+(?=(?:the|all|any|anything|everything|those|these|that|this)\b)"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
-        r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for|bout|abt)|stay(?:ing)?\s+away\s+from"
+        r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for|bout|abt|which)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
         r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
@@ -564,7 +579,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?:wade|sift|dig|trawl)\s+through|deal\s+with|bother\s+with"
         r"|go\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|aside|forget|spare|bother|nothing|clear"
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -642,6 +657,13 @@ CUES: tuple[Cue, ...] = (
         r"|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)|they(?:\s+are|\s*['\u2019]re))\s+)?"
         r"not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered|concerned)\s+"
         r"(?:in|about|with|by))\b"
+        # "The patron isn't interested in lawsuits.", "she isn't bothered about X": a subject of
+        # one or two words (a pronoun, or "the/my/our ..." and a noun) opening its sentence
+        rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|although|though)\s+)"
+        r"(?:(?:she|he|they|it)|(?:the|my|our|your|his|her|their)\s+[\w'\u2019-]+(?:\s+[\w'\u2019-]+)?)\s+"
+        r"(?:is\s+not|isn['\u2019]?t|are\s+not|aren['\u2019]?t|(?:does|do)\s+not|doesn['\u2019]?t|don['\u2019]?t)\s+"
+        r"(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered|concerned)\s+"
+        r"(?:in|about|with|by)|care\s+(?:about|for|bout|abt))\b"
         # "I'm not after the fishing regulations", "I'm not looking for X" (not "but not after
         # 1990": the subject must be there)
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
@@ -657,7 +679,7 @@ CUES: tuple[Cue, ...] = (
         r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)"
         # "- not looking for omega-3 / fish oil papers" (a date never follows "looking for")
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?looking\s+for\b",
-        key="interested|intrested|intersted|bothered|concerned|after|looking|sick|tired",
+        key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired",
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
@@ -672,8 +694,12 @@ CUES: tuple[Cue, ...] = (
         # "python tutorials, I already know the basics": after the request
         rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and)\s+)(?:{_ALREADY}"
         # "roman emperors - already did augustus": no subject, as typed
-        r"|already\s+(?:covered|did|done\s+with)\s+)",
-        key="already|tons|loads|lots|plenty|enough|lot|much",
+        r"|already\s+(?:covered|did|done\s+with)\s+"
+        # "my eye doctor already told me all about glaucoma": someone has told them about it
+        r"|(?:(?:my|our|the|his|her|their)\s+(?:[\w'\u2019-]+\s+){1,2}|(?:she|he|they)\s+)?"
+        r"(?:has\s+|have\s+|had\s+)?already\s+(?:told|explained\s+to|taught)\s+(?:me|us|her|him|them)\s+"
+        r"(?:(?:all|everything|plenty|enough)\s+)?(?:about|on)\s+)",
+        key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained",
     ),
     _cue(
         NEGATION_WITHOUT,
@@ -983,7 +1009,9 @@ NEG_ASIDE = re.compile(
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
     # "glaucoma so not that": no comma
-    r"|\s+so\s+not\s+(?:him|her|them|that|it|those)\b",
+    r"|\s+so\s+not\s+(?:him|her|them|that|it|those)\b"
+    # (its pronoun already read as a relative one and cut: "glaucoma so not")
+    r"|\s+so\s+not\s*$",
     re.I,
 )
 """A comment after an excluded concept, no part of it: ``..., already revised those``,
