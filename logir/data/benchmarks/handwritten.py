@@ -115,6 +115,10 @@ SET_CORPORA = {
     "scifact17": "scifact",
     "excluir18": "excluir",
     "nevir12": "nevir",
+    "comlq20": "comlq",
+    "scifact18": "scifact",
+    "excluir19": "excluir",
+    "nevir13": "nevir",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
