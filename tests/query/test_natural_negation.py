@@ -298,6 +298,53 @@ CASES: list[tuple[str, Query]] = [
         "glaucoma so not that",
         And(T("what makes old people lose their eyesight"), Not(T("glaucoma"))),
     ),
+    # session 28's nineteenth round: 'X are banned from this round', 'X should be omitted', 'so
+    # leave him out', 'setting to one side X', 'X excl.' at the end, 'if you don't mind', 'no X'
+    # after a bracket, 'minus' after a bracket, 'just not X', 'my kid already saw it'
+    (
+        "name changes - stadiums, tv channels. airports are banned from this round",
+        And(T("name changes - stadiums, tv channels"), Not(T("airports"))),
+    ),
+    (
+        "bongs in countries where marijuana is banned",
+        T("bongs in countries where marijuana is banned"),
+    ),
+    (
+        "Biographies of soldiers known for other work; career officers should be omitted.",
+        And(T("Biographies of soldiers known for other work"), Not(T("career officers"))),
+    ),
+    (
+        "controversial films... larry clark is too obvious so leave him out",
+        And(T("controversial films"), Not(T("larry clark"))),
+    ),
+    (
+        "Hitler's generals, setting to one side the extermination of the Jews.",
+        And(T("Hitler's generals"), Not(T("extermination of the Jews"))),
+    ),
+    (
+        "childhood music lessons (piano, violin). einstein excl.",
+        And(T("childhood music lessons (piano, violin)"), Not(T("einstein"))),
+    ),
+    (
+        "folk music from around the world? Nothing American, if you don't mind.",
+        And(T("folk music from around the world"), Not(T("American"))),
+    ),
+    (
+        "old epics (gilgamesh, ramayana type stuff) no greek ones",
+        And(T("old epics (gilgamesh, ramayana type stuff)"), Not(T("greek"))),
+    ),
+    (
+        "myc function in normal cells (ES self-renewal) minus tumour biology",
+        And(T("myc function in normal cells (ES self-renewal)"), Not(T("tumour biology"))),
+    ),
+    (
+        "english novelists, just not j.k. rowling",
+        And(T("english novelists"), Not(T("j.k. rowling"))),
+    ),
+    (
+        "ballet films and shows - but not the billy elliot musical my kid already saw it",
+        And(T("ballet films and shows"), Not(T("billy elliot musical"))),
+    ),
     # a setting or a subject left out: the place or subject is the excluded term
     ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
     ("stories that don't center on war", And(T("stories"), Not(T("war")))),

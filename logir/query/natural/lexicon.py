@@ -134,7 +134,7 @@ POSTPOSED = (
     # between; each word ends at a space, so nothing backtracks)
     r"(?:is|are|r|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
     r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
-    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em|that|those)"
+    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em|that|those|him|her)"
     r"(?:\s+(?:out|off)(?:\s+of\s+it)?)?"
     # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
     # so not that", "the troubles up north are a different thing, dont want those"
@@ -159,7 +159,11 @@ POSTPOSED = (
     r"|been\s+to)"
     r"|(?:can|could|may|might)\s+be\s+(?:left|saved|kept)\s+for\s+(?:another|a\s+later|later|the\s+next)"
     r"(?:\s+[\w'\u2019-]+)?"
-    r"|(?:can|could|may|might)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
+    # "airports are banned from this round"
+    # (not "where marijuana is banned", "drugs banned from the olympics": a fact, not a wish)
+    r"|(?:is|are)\s+banned\s+from\s+(?:this|the|my|our)\s+(?:round|list|quiz|search|set|game"
+    r"|episode|show|segment)"
+    r"|(?:can|could|may|might|should|must)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
     # "the art history side can be left out of tonight's lecture"
     r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
     # "mob guys off limits"
@@ -251,7 +255,9 @@ _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 #: Williams apart", "cancer papers unwanted", "give the cartoons a miss")
 AFTER_ITEM = (
     r"(?:(?:set|put|left|kept|laid)\s+)?aside|excluded(?:\s+from\s+(?:consideration|this(?:\s+search)?|the\s+search|discussion))?"
-    r"|excepted|not\s+included|left\s+out|omitted|removed|taken\s+out"
+    r"|excepted|not\s+included|left\s+out|omitted|removed"
+    # "with breast tumours taken out of the picture", "einstein excl."
+    r"|taken\s+out(?:\s+of\s+the\s+(?:picture|equation|mix))?|excl\b(?=\.?\s*$)"
     rf"|unwanted|{_APART}|a\s+miss"
     # "with the Chicago Seven trial kept out of it" (not "countries that kept out of the war")
     r"|kept\s+out(?:\s+of\s+(?:it|this|that|them))?(?:\s+as\s+(?:far|much)\s+as\s+possible)?"
@@ -382,7 +388,7 @@ _EXCEPTION_WORDS = (
     # "I'd like to look beyond melanoma"
     r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
-    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+aside|excl\b\.?"
+    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+(?:aside|to\s+one\s+side)|excl\b\.?"
     r"|exclusive\s+of|to\s+the\s+exclusion\s+of|as\s+distinct\s+from"
 )
 
@@ -451,7 +457,7 @@ CUES: tuple[Cue, ...] = (
         # after an article or "or": "Spain minus Madrid", "beatles albums minus abbey road", "ip
         # addressing minus ipv6" (not "the minus strand", "a minus sign", "plus or minus one")
         r"|(?<=[\w)\]])(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
-        r"|(?<=[a-z])(?<!\bor)(?<!\bthe)(?<!\ba)(?<!\ban)\s+minus\s+"
+        r"|(?<=[a-z)\]])(?<!\bor)(?<!\bthe)(?<!\ba)(?<!\ban)\s+minus\s+"
         r"(?!(?:strand|strands|sign|signs|end|ends|one|zero|infinity|sense|polarity)\b)(?=[a-z])"
         # "sans" (not "sans serif", "comic sans") and "bar" (not "bar none", "a bar of") before
         # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
@@ -466,7 +472,7 @@ CUES: tuple[Cue, ...] = (
         r"(?<!\bshall)(?<!\bdo)(?<!\bdid)(?<!\band)(?<!\bor)(?<!\bnot)(?<!\bhow)(?<!\bhelp)"
         r"\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
-        key=r"excl|exc?ept|other|apart|aside|besides|not|leaving|omitting|ignoring|disregarding|beyond"
+        key=r"excl|exc?ept|other|apart|aside|side|besides|not|leaving|omitting|ignoring|disregarding|beyond"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
         r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere|less|anythin",
     ),
@@ -506,7 +512,7 @@ CUES: tuple[Cue, ...] = (
         # cue at the clause's start
         r"|^(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
-        rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just)\s+"
+        rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just|so)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?"
         # "though I would rather leave the visual side out of the segment"
         rf"|\b(?:though|although)\s+{_PREFER_TO})"
@@ -531,7 +537,8 @@ CUES: tuple[Cue, ...] = (
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
-        r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to)"
+        r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
+        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -609,6 +616,8 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so)\s+)?"
         r"(?:please\s+|just\s+)?"
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+|just\s+)?|{DASH}\s*(?:just\s+)?"
+        # after a closing bracket: "epics from asia (gilgamesh, ramayana type stuff) no greek ones"
+        r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"
         # "she'd prefer nothing on the nazis"
         r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
@@ -1008,6 +1017,8 @@ NEG_ASIDE = re.compile(
     r"|those)\b"
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
+    # "the billy elliot musical my kid already saw it": no comma
+    r"|\s+(?:my|our)\s+[\w'\u2019-]+\s+already\s+(?:saw|seen|did|read|has|had|knows|knew|went)\b"
     # "glaucoma so not that": no comma
     r"|\s+so\s+not\s+(?:him|her|them|that|it|those)\b"
     # (its pronoun already read as a relative one and cut: "glaucoma so not")
@@ -1070,6 +1081,7 @@ information on``."""
 
 POLITE_TAIL = re.compile(
     r"\b(?:thanks|thank\s+you|thx|cheers|please|pls|ty)[\s.!]*$"
+    r"|,?\s*\bif\s+(?:you|u)\s+(?:don['\u2019]?t|do\s+not|dont)\s+mind[\s.!]*$"
     r"|(?<=[.?!])\s+(?:i\s+(?:would|should|'d)\s+be\s+(?:much\s+|very\s+|most\s+)?"
     r"(?:obliged|grateful)|many\s+thanks|thanks\s+in\s+advance)[^.?!]{0,30}[.!]?\s*$",
     re.I,

@@ -606,6 +606,8 @@ _DANGLING_TAILS = frozenset(
         # "travel, anything except India": the word the exception hangs on
         ("anything",),
         ("everything",),
+        # "andean cultures and civilisations, just not the inca": the word "not" hangs on
+        ("just",),
     }
 )
 
