@@ -345,6 +345,19 @@ CASES: list[tuple[str, Query]] = [
         "ballet films and shows - but not the billy elliot musical my kid already saw it",
         And(T("ballet films and shows"), Not(T("billy elliot musical"))),
     ),
+    # a slash set off by spaces parts two excluded items; a slash inside a word does not
+    (
+        "films with androids in them, excluding blade runner / do androids dream",
+        And(
+            T("films with androids in them"),
+            Not(T("blade runner")),
+            Not(T("do androids dream")),
+        ),
+    ),
+    (
+        "src family kinases in the brain, no nmda/ampa stuff",
+        And(T("src family kinases in the brain"), Not(T("nmda/ampa"))),
+    ),
     # a setting or a subject left out: the place or subject is the excluded term
     ("sci-fi movies that don't take place in space", And(T("sci-fi movies"), Not(T("space")))),
     ("stories that don't center on war", And(T("stories"), Not(T("war")))),

@@ -399,13 +399,15 @@ def _compound(text: str, tail: re.Match[str]) -> bool:
     return bool(before) and before[-1].isalpha() and before[-1].islower()
 
 
-_LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
+#: (a slash set off by spaces parts two items as "or" does: "blade runner / do androids dream";
+#: not "80186/80188", "hiv/aids")
+_LIST_SEP = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+|\s+/\s+", re.I)
 _LIST_ITEM_WORDS = 4
 _NAME_START = re.compile(r"(?:the\s+)?[A-Z0-9]")  # a title or name: its own item
 _TITLE_WORD = re.compile(r"(?:His|Her|Its|Their|My|Our|Your|Thy)\b")
 _AND = re.compile(r"\band\b", re.I)
 _POSSESSIVE = re.compile(r"\w['\u2019]s\s")  # "Heathcliff and Catherine's relationship": one thing
-_AND_OR = re.compile(r"\b(?:and|or)\b", re.I)
+_AND_OR = re.compile(r"\b(?:and|or)\b|\s/\s", re.I)
 
 
 #: an article, or "(any) other" ("sartre or any other thinker"), opens a noun phrase of its own
