@@ -119,6 +119,10 @@ SET_CORPORA = {
     "scifact18": "scifact",
     "excluir19": "excluir",
     "nevir13": "nevir",
+    "negconstraint18": "negconstraint",
+    "comlq21": "comlq",
+    "excluir20": "excluir",
+    "nevir14": "nevir",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
