@@ -32,6 +32,9 @@ REQUESTS = [
     "Treaties concluded among the powers, setting aside those in which Napoleon had a hand.",
     "Treaties concluded between states, excluding any agreements made with indigenous peoples.",
     "Uses of americium in industry, smoke detectors excepted.",
+    # a first person asking, anywhere in it
+    "For a documentary I'm tracing what the Labor Party stood for, though I'd prefer to keep the "
+    "White Australia policy out of it.",
     # a heading before a colon: the topic named, then what is wanted of it
     "Ambergris for a lesson on natural perfume fixatives: what it is and how it forms, without "
     "the whaling-law side of things.",

@@ -345,6 +345,57 @@ CASES: list[tuple[str, Query]] = [
         "ballet films and shows - but not the billy elliot musical my kid already saw it",
         And(T("ballet films and shows"), Not(T("billy elliot musical"))),
     ),
+    # session 28's twentieth round: 'X is beside the point for my purposes', 'X should stay out of
+    # it', 'X should be excluded / set aside entirely', "I would rather not drift into X", ', any
+    # country but X', '- said please no X', "I've read X so not that one", 'X left out of
+    # account', 'X dont count lol', asides after an item ('folks have heard enough', 'seen enough
+    # of', 'we already read those', 'they just did it')
+    (
+        "Isaac Klein as a halakhic authority; his military chaplaincy is beside the point for my "
+        "purposes.",
+        And(T("Isaac Klein as a halakhic authority"), Not(T("military chaplaincy"))),
+    ),
+    (
+        "Scots law on assault - aggravated assault, hamesucken - and the Northern Irish statutes "
+        "should stay out of it",
+        And(
+            T("Scots law on assault - aggravated assault, hamesucken"),
+            Not(T("Northern Irish statutes")),
+        ),
+    ),
+    (
+        "I am assembling readings on classical composers; Beethoven should be set aside entirely.",
+        And(T("I am assembling readings on classical composers"), Not(T("Beethoven"))),
+    ),
+    (
+        "government ministers, any country but australia",
+        And(T("government ministers"), Not(T("australia"))),
+    ),
+    ("hotels, any day but monday", T("hotels, any day but monday")),
+    (
+        "lady wants the nature poetry - said please no t.s. eliot",
+        And(T("lady wants the nature poetry"), Not(T("t.s. eliot"))),
+    ),
+    (
+        "spooky supernatural novels for the night shift, I've read dracula so not that one",
+        And(T("spooky supernatural novels for the night shift"), Not(T("dracula"))),
+    ),
+    (
+        "The wars of Tsarist Russia, with the revolution of 1917 left out of account.",
+        And(T("The wars of Tsarist Russia"), Not(T("revolution of 1917"))),
+    ),
+    (
+        "labor party history - skip whitlam, folks have heard enough about the dismissal",
+        And(T("labor party history"), Not(T("whitlam"))),
+    ),
+    (
+        "whats actually driving climate change - skip the deforestation side, seen enough of",
+        And(T("whats actually driving climate change"), Not(T("deforestation side"))),
+    ),
+    (
+        "shakespeare films for my class but not macbeth because we already did that one",
+        And(T("shakespeare films for my class"), Not(T("macbeth"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

@@ -62,6 +62,8 @@ def is_claim(text: str) -> bool:
         return False
     if _headed(doc):  # "Ambergris for a lesson on fixatives: what it is and how it forms, ..."
         return False
+    if any(t.dep_ in SUBJECTS and t.lower_ in REQUESTERS for t in doc):
+        return False  # "..., though I'd prefer to keep X out of it": somebody asks
     first = next(iter(doc.sents))
     root = first.root
     if root.pos_ not in ("VERB", "AUX") or root.tag_ in ("VB", "VBG", "VBN", "TO"):

@@ -164,6 +164,8 @@ POSTPOSED = (
     r"|(?:is|are)\s+banned\s+from\s+(?:this|the|my|our)\s+(?:round|list|quiz|search|set|game"
     r"|episode|show|segment)"
     r"|(?:can|could|may|might|should|must)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
+    # "Beethoven should be set aside entirely", "X may be set aside"
+    r"|excluded|set\s+aside(?:\s+(?:entirely|altogether|completely))?"
     # "the art history side can be left out of tonight's lecture"
     r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
     # "mob guys off limits"
@@ -199,7 +201,10 @@ POSTPOSED = (
     r"|get\s+into|go\s+into))?"
     r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
-    r"|(?:can|could|may)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
+    r"|(?:can|could|may|should|must)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
+    # "his military chaplaincy is beside the point for my purposes"
+    r"|(?:is|are)\s+beside\s+the\s+point(?:\s+(?:here|now|(?:for|to)\s+(?:me|us|my\s+purposes"
+    r"|our\s+purposes|this(?:\s+one)?)))?"
     r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
     # "Alfonso the Battler I know well enough already", "the basics we already know", "augustus
     # we already covered", "the doping stuff we can skip"
@@ -255,7 +260,7 @@ _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 #: Williams apart", "cancer papers unwanted", "give the cartoons a miss")
 AFTER_ITEM = (
     r"(?:(?:set|put|left|kept|laid)\s+)?aside|excluded(?:\s+from\s+(?:consideration|this(?:\s+search)?|the\s+search|discussion))?"
-    r"|excepted|not\s+included|left\s+out|omitted|removed"
+    r"|excepted|not\s+included|left\s+out(?:\s+of\s+(?:account|consideration))?|omitted|removed"
     # "with breast tumours taken out of the picture", "einstein excl."
     r"|taken\s+out(?:\s+of\s+the\s+(?:picture|equation|mix))?|excl\b(?=\.?\s*$)"
     rf"|unwanted|{_APART}|a\s+miss"
@@ -464,6 +469,8 @@ CUES: tuple[Cue, ...] = (
         # eureka story", "Jackson's presidency, bar the bank war"
         rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
         rf"|(?:,|{DASH})\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
+        # "government ministers, any country but australia"
+        rf"|(?:,|{DASH})\s*any\s+(?!(?:more|less|other|way|time|day)\b)[^\W\d_]+\s+but\s+(?!(?:not|also|then|still)\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
         # "culture save for the war"; not "how to save for", "we save for", "parents save for")
         rf"|(?:,|{DASH})\s*save\s+for\b"
@@ -474,7 +481,7 @@ CUES: tuple[Cue, ...] = (
         "comma",
         key=r"excl|exc?ept|other|apart|aside|side|besides|not|leaving|omitting|ignoring|disregarding|beyond"
         r"|outside|rather|instead|opposed|minus|lacking|free|never|anything|sans|bar|save|all"
-        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere|less|anythin",
+        r"|everything|exclusive|anywhere|anyone|anybody|any1|exclusion|distinct|somewhere|less|anythin|any",
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -506,7 +513,8 @@ CUES: tuple[Cue, ...] = (
         # japanese) isn't wanted")
         rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\)){{1,60}}?"
         rf"\s+(?:{AFTER_ITEM}"
-        rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since)\b))"
+        rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao"
+        r"|haha)\b))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
@@ -538,8 +546,8 @@ CUES: tuple[Cue, ...] = (
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
-        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment)"
-        r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since)\b)"
+        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes)"
+        r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
         r"|later|the\s+next)\b",
@@ -584,7 +592,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:rather|prefer)\s+not\s+(?:to\s+)?"
         r"(?:be\s+(?:given|sent|shown)|get|have|see|read(?:\s+about)?|hear(?:\s+about)?|receive"
         r"|(?:wade|sift|dig|trawl)\s+through|deal\s+with|bother\s+with"
-        r"|go\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
+        r"|(?:go|drift|stray|wander|venture|get)\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
@@ -620,6 +628,8 @@ CUES: tuple[Cue, ...] = (
         r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"
         # "she'd prefer nothing on the nazis"
+        # "lady wants wordsworth - said please no t.s. eliot": a request passed on
+        rf"|(?:,|{DASH}|[.?!])\s*(?:(?:she|he|they)\s+)?(?:said|says|asked|asks)\s+(?:please\s+)?(?=no\s)"
         r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
         r"(?=nothin(?:g|['\u2019])?\s)"
         # typed with no comma after a plural: "tennis players no americans" (not "there is no",
@@ -709,6 +719,13 @@ CUES: tuple[Cue, ...] = (
         r"(?:has\s+|have\s+|had\s+)?already\s+(?:told|explained\s+to|taught)\s+(?:me|us|her|him|them)\s+"
         r"(?:(?:all|everything|plenty|enough)\s+)?(?:about|on)\s+)",
         key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
+        # "supernatural novels, I've read dracula so not that one": what was read is left out
+        rf"(?:[,;.?!(]\s*|{DASH}\s*)(?:i|we)(?:\s*['\u2019]ve|\s+have)\s+(?:already\s+)?"
+        r"(?:read|seen|watched|done|covered|had)\s+(?=[^,;.?!]{1,60}?\s+so\s+not\b)",
+        key=r"so\s+not",
     ),
     _cue(
         NEGATION_WITHOUT,
@@ -999,7 +1016,9 @@ NEG_TAIL = re.compile(
     r"|types|kind|kinds|stuff|things)\s*$|\s+(?:part|aspect|angle|side\s+of\s+things)\s*$"
     # "outside the alzheimer's context"
     r"|(?<=['\u2019]s)\s+context\s*$"
-    r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$",
+    r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$"
+    # "Indian or Buddhist schools at all"
+    r"|\s+at\s+all\s*$",
     re.I,
 )
 """Words at the end of a negated concept that only point back at the query's own head."""
@@ -1015,9 +1034,17 @@ NEG_ASIDE = re.compile(
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
     r"|those)\b"
+    # "deforestation side, seen enough of", "not frankenstein either, they just did it"
+    r"|(?:seen|read|heard|had)\s+enough\b|they\s+(?:just|already)\s+(?:did|read|covered|saw|had|studied)\b"
+    # ", folks have heard enough about the dismissal"
+    r"|(?:folks|people|everyone|everybody|viewers|readers|listeners|audiences?)\s+(?:have|has|['\u2019]ve)"
+    r"\s+(?:heard|seen|read|had)\b"
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
-    # "the billy elliot musical my kid already saw it": no comma
+    # "the billy elliot musical my kid already saw it", "lord of the flies we already read those":
+    # no comma
+    r"|\s+(?:(?:because|since|as|cos|coz|cuz)\s+)?(?:we|i)(?:\s*['\u2019]ve|\s+have)?\s+already\s+"
+    r"(?:read|saw|seen|did|done|covered|know)\b"
     r"|\s+(?:my|our)\s+[\w'\u2019-]+\s+already\s+(?:saw|seen|did|read|has|had|knows|knew|went)\b"
     # "glaucoma so not that": no comma
     r"|\s+so\s+not\s+(?:him|her|them|that|it|those)\b"
