@@ -111,13 +111,26 @@ def written_as_name(term: str, texts: Sequence[str]) -> bool:
     for text in texts:
         for m in find.finditer(text):
             word = m.group(0)
+            key = _matched_word(word, words)
+            if key is None:
+                continue
             if word.islower():
-                lower[word.lower()] += 1
+                lower[key] += 1
                 continue
             head = text[max(0, m.start() - 3) : m.start()].rstrip()
             if head and head[-1] not in '.!?:"\n':  # inside a sentence
-                upper[word.lower()] += 1
+                upper[key] += 1
     return any(upper[w] and upper[w] >= lower[w] for w in words)
+
+
+def _matched_word(found: str, words: set[str]) -> str | None:
+    """Which of ``words`` a case-blind match ``found`` spells: its lower case where that is one
+    of them, else the one it matches letter for letter ("\u0130mam" lowers to "i\u0307mam", two
+    letters for one, yet matches "imam"); None where none does."""
+    low = found.lower()
+    if low in words:
+        return low
+    return next((w for w in words if re.fullmatch(re.escape(w), found, re.IGNORECASE)), None)
 
 
 def readable(scorer: Scorer) -> bool:

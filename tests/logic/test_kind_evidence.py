@@ -194,6 +194,10 @@ def test_a_named_term_gets_no_kind_evidence_unless_asked(stews: Scorer) -> None:
         ("nuts", ["Panforte: Nuts and honey.", "Cake with nuts."], False),
         ("sci-fi", ["Tenet is a sci-fi thriller."], False),
         ("augustus", [], False),  # never mentioned: the query's writing decides
+        # a capital whose lower case is two letters ("\u0130mam" -> "i\u0307mam") still counts
+        # for its word, and raises nothing
+        ("imam", ["In Istanbul the \u0130mam of the mosque spoke.", "an imam leads"], True),
+        ("imam", ["an imam leads prayers", "the imam spoke"], False),
     ],
 )
 def test_written_as_name(term: str, texts: list[str], name: bool) -> None:
