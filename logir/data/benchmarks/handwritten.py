@@ -123,6 +123,10 @@ SET_CORPORA = {
     "comlq21": "comlq",
     "excluir20": "excluir",
     "nevir14": "nevir",
+    "scifact19": "scifact",
+    "negconstraint19": "negconstraint",
+    "comlq22": "comlq",
+    "excluir21": "excluir",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
