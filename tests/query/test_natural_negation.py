@@ -396,6 +396,52 @@ CASES: list[tuple[str, Query]] = [
         "shakespeare films for my class but not macbeth because we already did that one",
         And(T("shakespeare films for my class"), Not(T("macbeth"))),
     ),
+    # session 28's twenty-first round: 'provided it isn't X', 'X lie outside my present concern',
+    # 'X are a story for another time', 'X are of no interest to her', 'excepting X', 'X being
+    # set aside', 'i want to steer clear of X', and what follows an item: 'to death', 'fr',
+    # 'because we covered ...', 'since that's been done', 'pls im scared ...'
+    (
+        "material on any sultanate at all, provided it isn't the Seljuks, whom we've covered",
+        And(T("material on any sultanate at all"), Not(T("Seljuks"))),
+    ),
+    (
+        "the Mongol conquests; the Mongolic languages lie outside my present concern",
+        And(T("the Mongol conquests"), Not(T("Mongolic languages"))),
+    ),
+    (
+        "the Malay sultanates, though the Spanish wars against Brunei are a story for another time",
+        And(T("the Malay sultanates"), Not(T("Spanish wars against Brunei"))),
+    ),
+    (
+        "Patron is after anything on Virgil; the Georgics are of no interest to her.",
+        And(T("anything on Virgil"), Not(T("Georgics"))),
+    ),
+    (
+        "people educated at oxford, excepting clergymen",
+        And(T("people educated at oxford"), Not(T("clergymen"))),
+    ),
+    (
+        "Accounts of human nature in philosophy, Hobbes being set aside.",
+        And(T("Accounts of human nature in philosophy"), Not(T("Hobbes"))),
+    ),
+    (
+        "brain scans of white matter in adults, but i want to steer clear of the migraine "
+        "studies because we covered headaches last month",
+        And(T("brain scans of white matter in adults"), Not(T("migraine studies"))),
+    ),
+    (
+        "sacrifice in classic novels - we've done les mis to death so not that one",
+        And(T("sacrifice in classic novels"), Not(T("les mis"))),
+    ),
+    ("soul singers but no rappers fr", And(T("soul singers"), Not(T("rappers")))),
+    (
+        "blood transfusion risks, skip the prion angle since that's been done",
+        And(T("blood transfusion risks"), Not(T("prion"))),
+    ),
+    (
+        "how skin cells grow - not skin cancer pls im scared enough already",
+        And(T("how skin cells grow"), Not(T("skin cancer"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

@@ -176,6 +176,9 @@ POSTPOSED = (
     # "its origins in the CCIR are beyond the scope of this request"
     r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+(?:the|its|my|our|this)\s+(?:scope|remit)(?:\s+of\s+(?:this|my|our|the)\s+"
     r"(?:request|inquiry|enquiry|search|project|review|question|piece|episode))?"
+    # "the Spanish wars against Brunei are a story for another time"
+    r"|(?:is|are)\s+(?:a\s+)?(?:story|topic|matter|subject|question)\s+for\s+another\s+(?:time|day|episode"
+    r"|occasion)"
     # "goalkeepers are out"
     r"|(?:is|are)\s+out"
     # "the modern debate about his letters is not relevant for our label", "X are irrelevant
@@ -188,7 +191,7 @@ POSTPOSED = (
     # interest to me", "X is not what I search", "assassination can stay out of it",
     # "individualist anarchism I am not needing"
     r"|(?:is|are)\s+(?:(?:of\s+)?no\s+(?:interest|use|good)|not\s+of\s+(?:any\s+|much\s+)?interest)"
-    r"(?:\s+to\s+(?:me|us))?(?:\s+(?:at\s+all|whatsoever))?"
+    r"(?:\s+to\s+(?:me|us|her|him|them))?(?:\s+(?:at\s+all|whatsoever))?"
     # "abalone is not my line", "opera isn't really my thing"
     r"|(?:is|are|isn['\u2019]?t|aren['\u2019]?t)\s+(?:not\s+)?(?:really\s+)?(?:my|our)\s+"
     r"(?:line|thing|area|field|department|concern|focus|bag|cup\s+of\s+tea)"
@@ -231,7 +234,7 @@ POSTPOSED = (
     # entirely", "the workings of its bellows hold no interest for me"
     r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
     r"(?:present\s+)?"
-    r"(?:inquiry|enquiry|scope|question|brief|remit|purview)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
+    r"(?:inquiry|enquiry|scope|question|brief|remit|purview|concern|interest|focus)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
     r"|question|search|request|project|review))?"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
@@ -388,7 +391,7 @@ def _cue(
 
 
 _EXCEPTION_WORDS = (
-    r"excluding|exclude|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
+    r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     # "I'd like to look beyond melanoma"
     r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
@@ -583,7 +586,9 @@ CUES: tuple[Cue, ...] = (
         r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
         r"|(?:leave|set|put)\s+aside"
         # "I'd like the material to steer clear of X", "stay clear of X"
-        r"|(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:like|prefer|want)\s+(?:it|them|the\s+[\w-]+)\s+to\s+)?"
+        r"|(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:like|prefer|want)\s+(?:it|them|the\s+[\w-]+)\s+to\s+"
+        # "but i want to steer clear of the migraine studies"
+        r"|(?:i|we)\s+(?:want|need|mean|plan|intend)\s+to\s+)?"
         r"(?:steer|stay|keep)(?:ing)?\s+(?:well\s+)?clear\s+of"
         # a request passed on that names nothing of it: "she said nothing on braudel"
         rf"|{_REPORTER}\s+said\s+nothing\s+(?:on|about|of)"
@@ -734,6 +739,14 @@ CUES: tuple[Cue, ...] = (
         r"(?!\s+(?:charge|cost|fee|payment|delay|doubt|a\s+doubt|question|fail|exception|warning"
         r"|notice|end|limit)\b)",
         key="without|w/o",
+    ),
+    _cue(
+        NEGATION_EXCEPTION,
+        # "material on any sultanate at all, provided it isn't the Seljuks or the Ottomans"
+        r"(?:,\s*|\b)(?:provided|providing|as\s+long\s+as|so\s+long\s+as)\s+(?:that\s+)?"
+        r"(?:it|they|he|she|these|those)\s*(?:is\s+not|isn['\u2019]?t|are\s+not|aren['\u2019]?t"
+        r"|['\u2019]s\s+not|['\u2019]re\s+not)\b",
+        key=r"provided|providing|long",
     ),
     _cue(
         NEGATION_UNRELATED,
@@ -1017,8 +1030,9 @@ NEG_TAIL = re.compile(
     # "outside the alzheimer's context"
     r"|(?<=['\u2019]s)\s+context\s*$"
     r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$"
-    # "Indian or Buddhist schools at all"
-    r"|\s+at\s+all\s*$",
+    # "Indian or Buddhist schools at all", "les mis to death", "mobsters n" (before "no ...")
+    # (in lower case only: "Amusing Ourselves to Death" is a title)
+    r"|\s+at\s+all\s*$|(?-i:\s+to\s+death)\s*$|\s+(?:n|and|or|&|\+)\s*$",
     re.I,
 )
 """Words at the end of a negated concept that only point back at the query's own head."""
@@ -1034,6 +1048,8 @@ NEG_ASIDE = re.compile(
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
     r"|those)\b"
+    # "no aleister crowley, he gives me the creeps"
+    r"|(?:he|she|it|they)\s+(?:gives?|makes?|bores?|creeps?|annoys?|scares?|freaks?)\s+(?:me|us)\b"
     # "deforestation side, seen enough of", "not frankenstein either, they just did it"
     r"|(?:seen|read|heard|had)\s+enough\b|they\s+(?:just|already)\s+(?:did|read|covered|saw|had|studied)\b"
     # ", folks have heard enough about the dismissal"
@@ -1041,6 +1057,12 @@ NEG_ASIDE = re.compile(
     r"\s+(?:heard|seen|read|had)\b"
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
+    # "the tsunami side of things because we have a separate episode planned", "the prion angle
+    # since that's been done", "skin cancer pls im scared enough already"
+    r"|\s+since\s+(?:that|it|those|they|these)(?:['\u2019](?:s|ve|re)|\s+(?:has|have|was|were|is|are))\b"
+    r"|\s+(?:pls|plz)\s+(?=[^\W\d_])"
+    r"|\s+(?:because|since|cos|coz|cuz)\s+(?:we|i)\s+(?:have|['\u2019]ve|already|will|did|had|covered|saw"
+    r"|read|know|knew)\b"
     # "the billy elliot musical my kid already saw it", "lord of the flies we already read those":
     # no comma
     r"|\s+(?:(?:because|since|as|cos|coz|cuz)\s+)?(?:we|i)(?:\s*['\u2019]ve|\s+have)?\s+already\s+"
@@ -1117,7 +1139,9 @@ POLITE_TAIL = re.compile(
 
 #: a laugh typed after a word ("not nascar lol, ..."): a chat word of its own
 LAUGH = r"lol|lmao|haha+|ugh"
-CHAT_TAIL = re.compile(rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo|tho|though))+\s*$", re.I)
+CHAT_TAIL = re.compile(
+    rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo|tho|though|fr|frfr|ngl))+\s*$", re.I
+)
 """Chat words after an excluded item, no part of it (``not the astros lol``); the query's own
 sign-off is :data:`POLITE_TAIL`'s."""
 

@@ -70,7 +70,7 @@ _BOUNDARY = re.compile(
 # expression, "(?:\s*[^,;?!.()]+?,)+..." backtracks exponentially in the number of items.
 _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
-_RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
+_RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
 #: a capitalised name of one to four words between commas (or before the clause's end)
 _APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\s*(?=[,.;]|$)")
@@ -80,7 +80,7 @@ _ASIDE = re.compile(
     # longer cues first ("if sport were left out entirely")
     # "houston's a no": the "'s" is the copula's
     r"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one)\b))?"
-    rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be)\s+)?(?:{AFTER_ITEM}"
+    rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be|being)\s+)?(?:{AFTER_ITEM}"
     r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
     # "leave the visual side out of the segment entirely"
     r"|out(?:\s+of\s+(?:it|this|that|them|(?:the|this|that|my|our|your|tonight['\u2019]s"
