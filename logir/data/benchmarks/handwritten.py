@@ -127,6 +127,10 @@ SET_CORPORA = {
     "negconstraint19": "negconstraint",
     "comlq22": "comlq",
     "excluir21": "excluir",
+    "nevir15": "nevir",
+    "scifact20": "scifact",
+    "negconstraint20": "negconstraint",
+    "comlq23": "comlq",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
