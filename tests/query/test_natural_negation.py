@@ -442,6 +442,41 @@ CASES: list[tuple[str, Query]] = [
         "how skin cells grow - not skin cancer pls im scared enough already",
         And(T("how skin cells grow"), Not(T("skin cancer"))),
     ),
+    # session 28's twenty-second round: "- I'd prefer to leave X aside", 'though I would ask that
+    # X be set aside', 'so please set X aside since ...', 'X is out of scope for me', "she's had
+    # enough of X", "I'd like nothing by X", and after an item: "he's read those", 'ok' (not
+    # "OK!", a title)
+    (
+        "Human rights criticism by NGOs - I'd prefer to leave torture aside.",
+        And(T("Human rights criticism by NGOs"), Not(T("torture"))),
+    ),
+    (
+        "Catholic cardinals of the nineteenth century, though I would ask that della Genga be "
+        "set aside.",
+        And(T("Catholic cardinals of the nineteenth century"), Not(T("della Genga"))),
+    ),
+    (
+        "Umayyad governors in Iraq; al-Andalus is out of scope for me.",
+        And(T("Umayyad governors in Iraq"), Not(T("al-Andalus"))),
+    ),
+    (
+        "anything on pirates thru history - she's had enough of the barbary corsairs tho",
+        And(T("anything on pirates thru history"), Not(T("barbary corsairs"))),
+    ),
+    (
+        "Singers' solo albums, and I'd like nothing by Whitney Houston",
+        And(T("Singers' solo albums"), Not(T("Whitney Houston"))),
+    ),
+    (
+        "kings shut away in a monastery. He says leave out the Byzantine emperors, he's read "
+        "those.",
+        And(T("kings shut away in a monastery"), Not(T("Byzantine emperors"))),
+    ),
+    (
+        "circadian clocks in plants, so please set the mammals aside since everyone already "
+        "knows about ours",
+        And(T("circadian clocks in plants"), Not(T("mammals"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

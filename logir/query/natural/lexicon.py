@@ -105,7 +105,7 @@ NT = (
 #: "I already know (all) about", "we've already read": what follows is known, so left out
 _ALREADY = (
     # (a patron: "she already has the cystitis material")
-    r"(?:(?:i|we|she|he|they)(?:\s*['\u2019]?ve|\s+have|\s+has)?\s+|(?<=[.?!]\s)|(?<=[.?!]\s\s)|^)"
+    r"(?:(?:i|we|she|he|they)(?:\s*['\u2019]?ve|\s+have|\s+has|\s*['\u2019]s(?=\s+had\b))?\s+|(?<=[.?!]\s)|(?<=[.?!]\s\s)|^)"
     r"(?:already\s+(?:know|knows|knew"
     r"|read|covered|studied|seen|looked\s+at|has|have|got)\s+(?:(?:all|enough|plenty)\s+)?"
     r"(?:about\s+|on\s+)?"
@@ -172,7 +172,7 @@ POSTPOSED = (
     r"|(?:(?:is|are)\s+)?off[\s-]limits"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
-    r"|(?:(?:is|are)\s+)?out\s+of\s+scope"
+    r"|(?:(?:is|are)\s+)?out\s+of\s+scope(?:\s+(?:for|to)\s+(?:me|us|this(?:\s+one)?|now))?"
     # "its origins in the CCIR are beyond the scope of this request"
     r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+(?:the|its|my|our|this)\s+(?:scope|remit)(?:\s+of\s+(?:this|my|our|the)\s+"
     r"(?:request|inquiry|enquiry|search|project|review|question|piece|episode))?"
@@ -498,6 +498,8 @@ CUES: tuple[Cue, ...] = (
         # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
         r"(?:(?:though|although)\s+(?:i\s+(?:confess|admit|must\s+say)\s+"
+        # "though I would ask that della Genga be set aside"
+        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:ask|request|suggest)\s+that\s+"
         rf"|{_PREFER_TO}leave\s+)?"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+"
         # "- she says the herms scandal has been done to death, so not that"
@@ -511,6 +513,7 @@ CUES: tuple[Cue, ...] = (
         # "- leave the breast cancer studies aside": the verb is the cue, not part of the item
         # ("can we leave the boy bands out?": the request's own cue)
         r"(?!\s{0,8}(?:(?:but|and|so)\s{1,8})?(?:(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?)?"
+        rf"(?:please\s+|just\s+|{_PREFER_TO})?"
         r"(?:leav(?:e|ing)|keep|give|set(?:ting)?|put(?:ting)?)\s)"
         # (a bracketed list inside the item is part of it: "east asian calligraphy (chinese,
         # japanese) isn't wanted")
@@ -537,7 +540,7 @@ CUES: tuple[Cue, ...] = (
         rf"(?:{_PREFER_TO})?"
         r"(?:leav(?:e|ing)|set(?:ting)?|put(?:ting)?)\s+"
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
-        r"(?:\s+if\s+(?:you\s+can|possible))?\s*(?:[.;?!),]|$))",
+        r"(?:\s+if\s+(?:you\s+can|possible))?\s*(?:[.;?!),]|$|\s(?:since|because|as|cos|coz|cuz)\b))",
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
@@ -635,7 +638,7 @@ CUES: tuple[Cue, ...] = (
         # "she'd prefer nothing on the nazis"
         # "lady wants wordsworth - said please no t.s. eliot": a request passed on
         rf"|(?:,|{DASH}|[.?!])\s*(?:(?:she|he|they)\s+)?(?:said|says|asked|asks)\s+(?:please\s+)?(?=no\s)"
-        r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want)\s+"
+        r"|\b(?:(?:i|we|he|she|they)\s*(?:['\u2019]d|would)\s+)?(?:prefer|rather\s+have|want|like)\s+"
         r"(?=nothin(?:g|['\u2019])?\s)"
         # typed with no comma after a plural: "tennis players no americans" (not "there is no",
         # "this has no", "yes no")
@@ -1048,6 +1051,8 @@ NEG_ASIDE = re.compile(
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
     r"|those)\b"
+    # "leave out the Byzantine emperors, he's read those"
+    r"|(?:he|she)['\u2019]s\s+(?:already\s+)?(?:read|seen|done|covered|had|got)\b"
     # "no aleister crowley, he gives me the creeps"
     r"|(?:he|she|it|they)\s+(?:gives?|makes?|bores?|creeps?|annoys?|scares?|freaks?)\s+(?:me|us)\b"
     # "deforestation side, seen enough of", "not frankenstein either, they just did it"
@@ -1140,7 +1145,8 @@ POLITE_TAIL = re.compile(
 #: a laugh typed after a word ("not nascar lol, ..."): a chat word of its own
 LAUGH = r"lol|lmao|haha+|ugh"
 CHAT_TAIL = re.compile(
-    rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo|tho|though|fr|frfr|ngl))+\s*$", re.I
+    rf"(?:\s+(?:{LAUGH}|pls|plz|thx|thanks|tbh|imo|tho|though|fr|frfr|ngl|(?-i:ok|okay)))+\s*$",
+    re.I,
 )
 """Chat words after an excluded item, no part of it (``not the astros lol``); the query's own
 sign-off is :data:`POLITE_TAIL`'s."""

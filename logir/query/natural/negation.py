@@ -74,6 +74,9 @@ _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!
 _FIRST_COMMA = re.compile(r",")
 #: a capitalised name of one to four words between commas (or before the clause's end)
 _APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\s*(?=[,.;]|$)")
+#: a reason given right after an item is left out, to the end of its clause ("... aside since
+#: everyone already knows about ours")
+_REASON_AFTER = re.compile(r"\s+(?:since|because|cos|coz|cuz)\s+[^.;?!()]*", re.I)
 #: the word after an excluded item that says it is left out ("opioids aside")
 _ASIDE = re.compile(
     # a copula before the word belongs to neither ("anything from marvel is excluded"); the
@@ -271,6 +274,11 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
+        reason = _REASON_AFTER.match(text, h.cut_end)
+        if h.kind == "aside" and reason:
+            # "set the mammals aside since everyone already knows about ours": the reason for
+            # leaving it out goes with it
+            h.cut_end = reason.end()
         if h.kind == "aside" and text[h.cue_start] == "(":
             # "bands (the beatles excluded) from liverpool": the bracket goes with its item
             close = closing.get(h.cue_start, -1)
