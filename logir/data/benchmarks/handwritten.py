@@ -131,6 +131,10 @@ SET_CORPORA = {
     "scifact20": "scifact",
     "negconstraint20": "negconstraint",
     "comlq23": "comlq",
+    "excluir22": "excluir",
+    "nevir16": "nevir",
+    "comlq24": "comlq",
+    "negconstraint21": "negconstraint",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
