@@ -32,6 +32,9 @@ REQUESTS = [
     "Treaties concluded among the powers, setting aside those in which Napoleon had a hand.",
     "Treaties concluded between states, excluding any agreements made with indigenous peoples.",
     "Uses of americium in industry, smoke detectors excepted.",
+    # somebody said to be after something: a request passed on
+    "A reader is after books that only came out after their author had died. She says poetry "
+    "collections don't interest her.",
     # a first person asking, anywhere in it
     "For a documentary I'm tracing what the Labor Party stood for, though I'd prefer to keep the "
     "White Australia policy out of it.",

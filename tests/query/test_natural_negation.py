@@ -477,6 +477,28 @@ CASES: list[tuple[str, Query]] = [
         "knows about ours",
         And(T("circadian clocks in plants"), Not(T("mammals"))),
     ),
+    # session 28's twenty-third round: "She says X don't interest her", 'she asked me to keep X
+    # out of it', "i dont mean X", 'I should be obliged if X ...', 'X may be left aside'
+    (
+        "the history of Lviv - she asked me to keep Makhno and his anarchists out of it",
+        And(T("the history of Lviv"), Not(T("Makhno and his anarchists"))),
+    ),
+    (
+        "birds!!! real ones, i dont mean the star constellation",
+        And(T("birds!!! real ones"), Not(T("star constellation"))),
+    ),
+    (
+        "The history of opera; I should be obliged if Wagner were left out.",
+        And(T("The history of opera"), Not(T("Wagner"))),
+    ),
+    (
+        "Regional folk music traditions; the accordion may be left aside.",
+        And(T("Regional folk music traditions"), Not(T("accordion"))),
+    ),
+    (
+        "books published after their author died. She says poetry collections don't interest her.",
+        And(T("books published after their author died"), Not(T("poetry collections"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

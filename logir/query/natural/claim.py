@@ -32,6 +32,14 @@ _SET_ASIDE = re.compile(
 """A request that sets a part aside ("Treaties concluded among the powers, setting aside those
 in which Napoleon had a hand."): a claim does not ask for anything to be set aside."""
 
+_AFTER = re.compile(
+    r"\b(?:is|are|am|['\u2019]s|['\u2019]m|['\u2019]re)\s+(?:after|looking\s+for|searching\s+for"
+    r"|hunting\s+for|trying\s+to\s+find)\b",
+    re.I,
+)
+"""A sentence that says somebody is looking for something ("A reader is after books that only
+came out after their author had died"): a request passed on, whatever its verb."""
+
 SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 """Dependency labels of a clause's subject."""
 
@@ -70,6 +78,8 @@ def is_claim(text: str) -> bool:
         return False
     if any(t.lower_ in REQUEST_VERBS for t in first[:REQUEST_WINDOW]):
         return False  # a reported request: "A patron wants to know ..."
+    if _AFTER.search(first.text):
+        return False  # "A reader is after books that ...": somebody looks for something
     subject = next((c for c in root.children if c.dep_ in SUBJECTS), None)
     return (
         subject is not None

@@ -165,7 +165,7 @@ POSTPOSED = (
     r"|episode|show|segment)"
     r"|(?:can|could|may|might|should|must)\s+be\s+(?:skipped(?:\s+over)?|disregarded|ignored|omitted|dropped"
     # "Beethoven should be set aside entirely", "X may be set aside"
-    r"|excluded|set\s+aside(?:\s+(?:entirely|altogether|completely))?"
+    r"|excluded|(?:set|left)\s+aside(?:\s+(?:entirely|altogether|completely))?"
     # "the art history side can be left out of tonight's lecture"
     r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
     # "mob guys off limits"
@@ -225,7 +225,7 @@ POSTPOSED = (
     # coining the word doesnt matter to me"
     r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+(?:needed|required|necessary)"
     r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
-    rf"|{_DOES_NOT}\s+interest\s+(?:me|us)(?:\s+in\s+the\s+least|\s+at\s+all)?"
+    rf"|{_DOES_NOT}\s+interest\s+(?:me|us|her|him|them)(?:\s+in\s+the\s+least|\s+at\s+all)?"
     rf"|{_DOES_NOT}\s+matter(?:\s+(?:to|for)\s+(?:me|us|this(?:\s+one)?|now))?(?:\s+at\s+all|\s+much)?"
     # "cricket world cup hosts, england + india dont count"
     rf"|{_DOES_NOT}\s+count"
@@ -501,7 +501,7 @@ CUES: tuple[Cue, ...] = (
         # "though I would ask that della Genga be set aside"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:ask|request|suggest)\s+that\s+"
         rf"|{_PREFER_TO}leave\s+)?"
-        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy)\s+if\s+"
+        r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy|obliged)\s+if\s+"
         # "- she says the herms scandal has been done to death, so not that"
         rf"|{_REPORTER}\s+(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
@@ -528,6 +528,8 @@ CUES: tuple[Cue, ...] = (
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just|so)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?"
+        # "she asked me to keep Makhno and his anarchists out of it"
+        rf"|\b{_REPORTER}\s+(?:said|says|asked|asks|wants|wanted)\s+(?:(?:me|us|you)\s+)?to\s+"
         # "though I would rather leave the visual side out of the segment"
         rf"|\b(?:though|although)\s+{_PREFER_TO})"
         r"(?:(?:leave|leaving|keep|keeping)\s+(?!(?:aside|out)\b)"
@@ -671,8 +673,9 @@ CUES: tuple[Cue, ...] = (
         rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
         r"(?:(?:specifically|particularly|really|just|definitely|certainly|also)\s+)?"
         rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
-        r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink)\b",
-        key=r"like|love|enjoy|want|need|care|fancy|eat|drink",
+        # "birds!!! real ones, i dont mean the star constellation"
+        r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink|mean)\b",
+        key=r"like|love|enjoy|want|need|care|fancy|eat|drink|mean",
     ),
     _cue(
         NEGATION_DISLIKE,
