@@ -499,6 +499,12 @@ CASES: list[tuple[str, Query]] = [
         "books published after their author died. She says poetry collections don't interest her.",
         And(T("books published after their author died"), Not(T("poetry collections"))),
     ),
+    # a bare "not" opening a sentence of its own excludes, whatever auxiliary the sentence
+    # before holds
+    (
+        "iban check digits how do they work..not the us banks thing",
+        And(T("iban check digits how do they work"), Not(T("us banks thing"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

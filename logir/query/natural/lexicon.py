@@ -939,7 +939,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
     word = first.group(1)
     nxt = _WORD_AT.match(negated, first.end())
     if name == NEGATION_NOT:
-        if _AUX_WORD.search(before):
+        # (only its own sentence: "iban check digits how do they work..not the us banks thing")
+        if _AUX_WORD.search(_SENTENCE_END.split(before)[-1]):
             return NEGATION_PREDICATE  # "did Subaru not acknowledge"
         if _BARE_NOT_TOPIC.fullmatch(word) or nxt is None:
             return name  # "not about war", "not spicy"
@@ -955,6 +956,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
 
 
 _MADE_OF = re.compile(MADE_OF, re.I)
+#: the end of a sentence before a bare "not": a stop, a question or exclamation mark, dots
+_SENTENCE_END = re.compile(r"(?<=\w)(?:[.?!]+|\u2026)\s*")
 _NO_LONGER = re.compile(r"\b(?:any\s*more|any\s+longer)\b", re.I)
 #: adverbs between a negation and the word that decides its kind ("were never actually built")
 _HEDGE = re.compile(
