@@ -135,6 +135,10 @@ SET_CORPORA = {
     "nevir16": "nevir",
     "comlq24": "comlq",
     "negconstraint21": "negconstraint",
+    "scifact21": "scifact",
+    "excluir23": "excluir",
+    "nevir17": "nevir",
+    "comlq25": "comlq",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
