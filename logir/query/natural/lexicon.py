@@ -110,7 +110,7 @@ _ALREADY = (
     r"|read|covered|studied|seen|looked\s+at|has|have|got)\s+(?:(?:all|enough|plenty)\s+)?"
     r"(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
-    r"|(?:read|seen|studied|heard)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
+    r"|(?:read|seen|studied|heard|done)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
     r"(?:about|on)\s+"
     # "we've had quite enough of Hercule Poirot": what one is tired of is left out
     r"|had\s+(?:quite\s+|more\s+than\s+)?enough\s+(?:of|about)\s+"
@@ -205,6 +205,9 @@ POSTPOSED = (
     r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
     r"|(?:can|could|may|should|must)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
+    # "the novels can stay on the shelf", "Gaudi is not to be included"
+    r"|(?:can|could|may|should)\s+stay\s+on\s+the\s+shelf"
+    r"|(?:is|are)\s+not\s+to\s+be\s+(?:included|covered|mentioned|considered|discussed)"
     # "his military chaplaincy is beside the point for my purposes"
     r"|(?:is|are)\s+beside\s+the\s+point(?:\s+(?:here|now|(?:for|to)\s+(?:me|us|my\s+purposes"
     r"|our\s+purposes|this(?:\s+one)?)))?"
@@ -554,7 +557,7 @@ CUES: tuple[Cue, ...] = (
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
-        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes)"
+        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -588,7 +591,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for|bout|abt|which)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
         r"|(?:there['\u2019]?s\s+)?no\s+need\s+(?:for|to\s+(?:cover|include|mention))"
-        r"|(?:i|we)\s+(?:have|['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
+        r"|(?:i|we)(?:\s+have|\s*['\u2019]ve)\s+no\s+(?:(?:use|need)\s+for|interest\s+in)"
         r"|(?:leave|set|put)\s+aside"
         # "I'd like the material to steer clear of X", "stay clear of X"
         r"|(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:like|prefer|want)\s+(?:it|them|the\s+[\w-]+)\s+to\s+"
@@ -722,14 +725,19 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_DISLIKE,
         # "python tutorials, I already know the basics": after the request
-        rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and)\s+)(?:{_ALREADY}"
+        # (also after "because", "though": "... because I have had quite enough of the Incas")
+        rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and|because|since|though|although)\s+)(?:{_ALREADY}"
+        # "though I covered the bomb survivors last season": done before, so left out now
+        r"|(?:i|we)\s+covered\s+(?=[^,;.?!]{1,80}?\s+(?:last\s+(?:season|series|week|month|year|term|time"
+        r"|episode)|in\s+(?:a|an|the)\s+(?:previous|earlier|last|other)\s+(?:episode|season|segment"
+        r"|lecture|class|piece))\b)"
         # "roman emperors - already did augustus": no subject, as typed
         r"|already\s+(?:covered|did|done\s+with)\s+"
         # "my eye doctor already told me all about glaucoma": someone has told them about it
         r"|(?:(?:my|our|the|his|her|their)\s+(?:[\w'\u2019-]+\s+){1,2}|(?:she|he|they)\s+)?"
         r"(?:has\s+|have\s+|had\s+)?already\s+(?:told|explained\s+to|taught)\s+(?:me|us|her|him|them)\s+"
         r"(?:(?:all|everything|plenty|enough)\s+)?(?:about|on)\s+)",
-        key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained",
+        key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained|covered",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1068,6 +1076,12 @@ NEG_ASIDE = re.compile(
     r"\s+(?:heard|seen|read|had)\b"
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
+    # "tumour viruses like Burkitt's lymphoma that I can set those aside"
+    r"|\s+that\s+(?:i|we)\s+(?:can|could|will|would|may)\b"
+    # "the bomb survivors last season so I'd rather leave them out", "... in a previous episode"
+    r"|\s+(?:last|this|next)\s+(?:season|series|week|month|year|term|time|episode)\b"
+    r"|\s+in\s+(?:a|an|the)\s+(?:previous|earlier|last|other)\s+(?:episode|season|segment|lecture|class"
+    r"|piece)\b"
     # "the tsunami side of things because we have a separate episode planned", "the prion angle
     # since that's been done", "skin cancer pls im scared enough already"
     r"|\s+since\s+(?:that|it|those|they|these)(?:['\u2019](?:s|ve|re)|\s+(?:has|have|was|were|is|are))\b"

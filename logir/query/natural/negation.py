@@ -74,6 +74,12 @@ _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!
 _FIRST_COMMA = re.compile(r",")
 #: a capitalised name of one to four words between commas (or before the clause's end)
 _APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\s*(?=[,.;]|$)")
+#: a request that goes on after an excluded item (", I want to know about everything else"): no
+#: comment on the item
+_ASKS_AFTER = re.compile(
+    r",\s*(?:i|we)\s*(?:want|need|would|['\u2019]d|am|['\u2019]m|are|['\u2019]re|like|love|also)\b",
+    re.I,
+)
 #: a reason given right after an item is left out, to the end of its clause ("... aside since
 #: everyone already knows about ours")
 _REASON_AFTER = re.compile(r"\s+(?:since|because|cos|coz|cuz)\s+[^.;?!()]*", re.I)
@@ -313,6 +319,14 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             h.neg_end, h.cut_end = end, after
             return
     h.neg_end, h.cut_end = stop, stop
+    if (
+        text.startswith(",", stop)
+        and NEG_ASIDE.match(text, stop)
+        and not _ASKS_AFTER.match(text, stop)
+    ):
+        # "but not HIV, we know about that one": the comment after the item goes with it, to the
+        # end of its clause
+        h.cut_end = _boundary_after(text, stop + 1, nxt)[0]
     boundary = text[stop : stop + blen]
     cue_has_but = _CUE_BUT.match(text, h.cue_start)
     if (_BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but) or _CHAT_BOUNDARY.fullmatch(
