@@ -139,6 +139,10 @@ SET_CORPORA = {
     "excluir23": "excluir",
     "nevir17": "nevir",
     "comlq25": "comlq",
+    "negconstraint22": "negconstraint",
+    "scifact22": "scifact",
+    "nevir18": "nevir",
+    "excluir24": "excluir",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
