@@ -549,6 +549,37 @@ CASES: list[tuple[str, Query]] = [
             Not(T("cancer")),
         ),
     ),
+    # session 28's twenty-fifth round: 'leave X alone', 'She specifically said X ...', 'X fall
+    # outside the scope of this assessment', 'X not relevant for me', 'bar the X' after a
+    # bracket, ', if you please', 'no X n no Y'
+    (
+        "weaving and textiles - carpets, cloth. leave the arachne story alone",
+        And(T("weaving and textiles - carpets, cloth"), Not(T("arachne story"))),
+    ),
+    ("i was left alone at home", T("i was left alone at home")),
+    (
+        "care needs of adult cancer survivors; studies of second cancer screening fall outside "
+        "the scope of this assessment.",
+        And(
+            T("care needs of adult cancer survivors"), Not(T("studies of second cancer screening"))
+        ),
+    ),
+    (
+        "gallstone disease - symptoms, risk factors. dissolution therapy not relevant for me",
+        And(T("gallstone disease - symptoms, risk factors"), Not(T("dissolution therapy"))),
+    ),
+    (
+        "people born in new york city (brooklyn etc) bar the sportsmen",
+        And(T("people born in new york city (brooklyn etc)"), Not(T("sportsmen"))),
+    ),
+    (
+        "people who died in 2016 - not musicians, if you please",
+        And(T("people who died in 2016"), Not(T("musicians"))),
+    ),
+    (
+        "paramount stuff - films parks whatever - no spongebob n no dreamworks",
+        And(T("paramount stuff - films parks whatever"), Not(T("spongebob")), Not(T("dreamworks"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

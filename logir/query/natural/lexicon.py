@@ -183,7 +183,9 @@ POSTPOSED = (
     r"|(?:is|are)\s+out"
     # "the modern debate about his letters is not relevant for our label", "X are irrelevant
     # here", "passages concerning its syntax are to be disregarded"
-    r"|(?:is|are)\s+(?:not\s+relevant|irrelevant)(?:\s+(?:here|now|to\s+(?:me|us)"
+    # "dissolution therapy w/ bile acids not relevant for me"
+    r"|not\s+relevant\s+(?:to|for)\s+(?:me|us)"
+    r"|(?:is|are)\s+(?:not\s+relevant|irrelevant)(?:\s+(?:here|now|(?:to|for)\s+(?:me|us)"
     r"|(?:to|for)\s+(?:this|my|our|the)(?:\s+[\w'\u2019-]+)?))?"
     r"|(?:is|are)\s+to\s+be\s+(?:skipped|disregarded|ignored|omitted|dropped|excluded"
     r"|left\s+(?:off|out)|set\s+aside)"
@@ -238,7 +240,7 @@ POSTPOSED = (
     r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
     r"(?:present\s+)?"
     r"(?:inquiry|enquiry|scope|question|brief|remit|purview|concern|interest|focus)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
-    r"|question|search|request|project|review))?"
+    r"|question|search|request|project|review|assessment|report|summary|piece))?"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
@@ -474,7 +476,7 @@ CUES: tuple[Cue, ...] = (
         # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
         # eureka story", "Jackson's presidency, bar the bank war"
         rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
-        rf"|(?:,|{DASH})\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
+        rf"|(?:,|{DASH}|(?<=\)))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
         # "government ministers, any country but australia"
         rf"|(?:,|{DASH})\s*any\s+(?!(?:more|less|other|way|time|day)\b)[^\W\d_]+\s+but\s+(?!(?:not|also|then|still)\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
@@ -506,7 +508,7 @@ CUES: tuple[Cue, ...] = (
         rf"|{_PREFER_TO}leave\s+)?"
         r"|(?:i|we)\s*(?:would|should|['\u2019]d)\s+be\s+(?:grateful|glad|happy|obliged)\s+if\s+"
         # "- she says the herms scandal has been done to death, so not that"
-        rf"|{_REPORTER}\s+(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
+        rf"|{_REPORTER}\s+(?:(?:specifically|explicitly|also)\s+)?(?:says|said|thinks|feels)\s+(?:that\s+)?)?"
         r"|\b(?:(?:(?:would|['\u2019]d)\s+)?(?:ask|request|suggest|prefer)\s+that|(?:grateful|glad|happy|prefer(?:\s+it)?)\s+if)"
         r"\s+)"
         # a relative clause set off by a comma is no item ("hotels near the beach, where dogs can
@@ -536,7 +538,7 @@ CUES: tuple[Cue, ...] = (
         # "though I would rather leave the visual side out of the segment"
         rf"|\b(?:though|although)\s+{_PREFER_TO})"
         r"(?:(?:leave|leaving|keep|keeping)\s+(?!(?:aside|out)\b)"
-        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|off\s+the\s+(?:list|table))\b)"
+        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|alone|off\s+the\s+(?:list|table))\b)"
         # "but give the cartoons a miss"
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
@@ -557,7 +559,8 @@ CUES: tuple[Cue, ...] = (
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
-        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf)"
+        r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
+        r"|assessment|report|summary|piece)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -1065,6 +1068,8 @@ NEG_ASIDE = re.compile(
     r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
     r"|those)\b"
+    # "not musicians, if you please"
+    r"|if\s+you\s+please\b"
     # "leave out the Byzantine emperors, he's read those"
     r"|(?:he|she)['\u2019]s\s+(?:already\s+)?(?:read|seen|done|covered|had|got)\b"
     # "no aleister crowley, he gives me the creeps"
@@ -1156,6 +1161,7 @@ information on``."""
 POLITE_TAIL = re.compile(
     r"\b(?:thanks|thank\s+you|thx|cheers|please|pls|ty)[\s.!]*$"
     r"|,?\s*\bif\s+(?:you|u)\s+(?:don['\u2019]?t|do\s+not|dont)\s+mind[\s.!]*$"
+    r"|,?\s*\bif\s+you\s+please[\s.!]*$"
     r"|(?<=[.?!])\s+(?:i\s+(?:would|should|'d)\s+be\s+(?:much\s+|very\s+|most\s+)?"
     r"(?:obliged|grateful)|many\s+thanks|thanks\s+in\s+advance)[^.?!]{0,30}[.!]?\s*$",
     re.I,

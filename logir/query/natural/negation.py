@@ -91,6 +91,8 @@ _ASIDE = re.compile(
     r"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one)\b))?"
     rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be|being)\s+)?(?:{AFTER_ITEM}"
     r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
+    # "leave the arachne story alone"
+    r"|alone"
     # "leave the visual side out of the segment entirely"
     r"|out(?:\s+of\s+(?:it|this|that|them|(?:the|this|that|my|our|your|tonight['\u2019]s"
     r"|today['\u2019]s)\s+[\w'\u2019-]+))?(?:\s+(?:entirely|altogether|completely))?))\b",
@@ -451,7 +453,18 @@ def split_list(v: View) -> list[View]:
     pieces.append(v.cut(at, len(v.text)))
     if len(pieces) == 1 or not all(p.has_content() for p in pieces):
         return _split_items(v)
+    # "no spongebob n no dreamworks": the "n" before the next "no" joins nothing left
+    pieces = [_without_and(p) for p in pieces]
     return [item for p in pieces for item in _split_items(p)]
+
+
+def _without_and(v: View) -> View:
+    """``v`` without a conjunction at its end ("spongebob n"), where words stay before it."""
+    m = _TRAILING_AND.search(v.text)
+    return v.cut(0, m.start()).trim() if m and v.cut(0, m.start()).has_content() else v
+
+
+_TRAILING_AND = re.compile(r"\s+(?:n|and|&|\+)\s*$", re.I)
 
 
 def _split_items(v: View) -> list[View]:
