@@ -143,6 +143,10 @@ SET_CORPORA = {
     "scifact22": "scifact",
     "nevir18": "nevir",
     "excluir24": "excluir",
+    "comlq26": "comlq",
+    "nevir19": "nevir",
+    "scifact23": "scifact",
+    "negconstraint23": "negconstraint",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
