@@ -580,6 +580,33 @@ CASES: list[tuple[str, Query]] = [
         "paramount stuff - films parks whatever - no spongebob n no dreamworks",
         And(T("paramount stuff - films parks whatever"), Not(T("spongebob")), Not(T("dreamworks"))),
     ),
+    # session 28's twenty-sixth round: 'we already did X so pass on those', "dont give me X",
+    # 'ditch the X', 'X are outside her project', 'X being outside my purpose', "X ive read
+    # plenty about already", and "(NO, ...)" is nitric oxide, not a negation
+    (
+        "mediterranean trees - cypress, laurel. we already did almonds so pass on those",
+        And(T("mediterranean trees - cypress, laurel"), Not(T("almonds"))),
+    ),
+    (
+        "transplant waiting lists, pls dont give me the cloning debate",
+        And(T("transplant waiting lists"), Not(T("cloning debate"))),
+    ),
+    (
+        "isaac newton lore - gravity, optics - but ditch the alchemy stuff",
+        And(T("isaac newton lore - gravity, optics"), Not(T("alchemy"))),
+    ),
+    (
+        "prisoners of war, how they were held. The Soviet camps are outside her project.",
+        And(T("prisoners of war, how they were held"), Not(T("The Soviet camps"))),
+    ),
+    (
+        "sieges of rome. alaric and his goths ive read plenty about already",
+        And(T("sieges of rome"), Not(T("alaric and his goths"))),
+    ),
+    (
+        "arginase (NO, polyamines) - skip the tumour papers",
+        And(T("arginase (NO, polyamines)"), Not(T("tumour papers"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

@@ -107,7 +107,9 @@ _ALREADY = (
     # (a patron: "she already has the cystitis material")
     r"(?:(?:i|we|she|he|they)(?:\s*['\u2019]?ve|\s+have|\s+has|\s*['\u2019]s(?=\s+had\b))?\s+|(?<=[.?!]\s)|(?<=[.?!]\s\s)|^)"
     r"(?:already\s+(?:know|knows|knew"
-    r"|read|covered|studied|seen|looked\s+at|has|have|got)\s+(?:(?:all|enough|plenty)\s+)?"
+    r"|read|covered|studied|seen|looked\s+at|has|have|got"
+    # (what was done is named: not "we already did that one")
+    r"|(?:did|done)(?!\s+(?:that|it|those|them|this|these)\b))\s+(?:(?:all|enough|plenty)\s+)?"
     r"(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
     r"|(?:read|seen|studied|heard|done)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
@@ -218,7 +220,10 @@ POSTPOSED = (
     # we already covered", "the doping stuff we can skip"
     r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw)"
     r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
-    r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done))"
+    r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done)"
+    # "alaric and his goths ive read plenty about already"
+    r"|(?:\s*['\u2019]?ve|\s+have)\s+(?:read|seen|heard)\s+(?:plenty|enough|lots|a\s+lot)"
+    r"(?:\s+(?:about|on))?(?:\s+already)?)"
     # "heart failure i already know, so leave it"
     r"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?)?"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
@@ -237,9 +242,10 @@ POSTPOSED = (
     # "Saratoga lie outside the present inquiry", "its place in the periodic table is already
     # covered", "temples and churches off the list", "(if) sport and athletics were left out
     # entirely", "the workings of its bellows hold no interest for me"
-    r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+)?"
+    r"|(?:lie|lies|fall|falls|is|are|being)\s+outside\s+(?:the\s+|this\s+|my\s+|our\s+|its\s+|their\s+|her\s+|his\s+)?"
     r"(?:present\s+)?"
-    r"(?:inquiry|enquiry|scope|question|brief|remit|purview|concern|interest|focus)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
+    r"(?:inquiry|enquiry|scope|question|brief|remit|purview|concern|interest|focus|project|purpose|topic"
+    r"|assignment|essay)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
     r"|question|search|request|project|review|assessment|report|summary|piece))?"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
@@ -420,7 +426,8 @@ CUES: tuple[Cue, ...] = (
         NEGATION_PARENTHETICAL,
         # "(anything but metallica)", "(anything except X)", "(minus the creamy ones)"
         rf"\(\s*(?:but\s+|so\s+|and\s+)?(?:please\s+)?(?:(?:anything|everything|anyone|anybody|any1)\s+"
-        rf"(?:but|except(?:\s+for)?)|minus(?!\s+signs?\b)|{_EXCEPTION_WORDS}|without|not|no|unrelated\s+to|never\s+mind"
+        # ("(NO, polyamines)" is nitric oxide: "no" in lower case or capitalised only)
+        rf"(?:but|except(?:\s+for)?)|minus(?!\s+signs?\b)|{_EXCEPTION_WORDS}|without|not|(?-i:[Nn]o)|unrelated\s+to|never\s+mind"
         rf"|do\s+not\s+(?:{MENTION_VERB})|don't\s+(?:{MENTION_VERB}))\b",
         "paren",
     ),
@@ -560,7 +567,7 @@ CUES: tuple[Cue, ...] = (
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
-        r"|assessment|report|summary|piece)"
+        r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha)\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -585,11 +592,13 @@ CUES: tuple[Cue, ...] = (
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         # "I'd leave out fish oil", "we would skip the sequels"
         r"(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?=(?:exclude|omit|leave\s+out|skip|ignore|drop)\b))?"
-        r"(?:please\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
+        r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         # "drop anything done in east asian cohorts" (a determiner after it: "drop in sales" is
         # no request)
         r"|drop(?:ping)?\s+(?=(?:the|all|any|anything|everything|those|these|that|this)\b)"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
+        # "pls dont give me the cloning debate", "but ditch the alchemy stuff"
+        r"|(?:do\s+not|don['\u2019]?t)\s+give\s+(?:me|us)|ditch\s+(?=(?:the|all|any)\b)"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for|bout|abt|which)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
@@ -610,7 +619,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?:wade|sift|dig|trawl)\s+through|deal\s+with|bother\s+with"
         r"|(?:go|drift|stray|wander|venture|get)\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
-        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear"
+        key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear|give|ditch"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -1083,6 +1092,8 @@ NEG_ASIDE = re.compile(
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
     # "tumour viruses like Burkitt's lymphoma that I can set those aside"
     r"|\s+that\s+(?:i|we)\s+(?:can|could|will|would|may)\b"
+    # "we already did almonds so pass on those"
+    r"|\s+so\s+(?:please\s+)?(?:pass\s+on|skip|leave|drop)\b"
     # "the bomb survivors last season so I'd rather leave them out", "... in a previous episode"
     r"|\s+(?:last|this|next)\s+(?:season|series|week|month|year|term|time|episode)\b"
     r"|\s+in\s+(?:a|an|the)\s+(?:previous|earlier|last|other)\s+(?:episode|season|segment|lecture|class"
