@@ -56,8 +56,9 @@ REQUEST_WINDOW = 5
 
 def is_claim(text: str) -> bool:
     """True when ``text`` is a declarative sentence: it ends with a full stop, and its first
-    sentence's root is a finite verb (not an imperative) after a noun or pronoun subject (not
-    "I", "we" or "you": those make a request), and it does not open by reporting a request."""
+    sentence's root is a finite verb (not an imperative) after a noun or pronoun subject, no
+    clause has "I", "we" or "you" as its subject (those make a request), and it does not open by
+    reporting a request."""
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
         return False
@@ -86,7 +87,6 @@ def is_claim(text: str) -> bool:
         and subject.i < root.i
         and subject.pos_ in ("NOUN", "PROPN", "PRON")
         and not subject.tag_.startswith("W")
-        and subject.lower_ not in REQUESTERS
     )
 
 

@@ -282,11 +282,11 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
-        reason = _REASON_AFTER.match(text, h.cut_end)
-        if h.kind == "aside" and reason:
+        if h.kind == "aside":
             # "set the mammals aside since everyone already knows about ours": the reason for
             # leaving it out goes with it
-            h.cut_end = reason.end()
+            reason = _REASON_AFTER.match(text, h.cut_end)
+            h.cut_end = reason.end() if reason else h.cut_end
         if h.kind == "aside" and text[h.cue_start] == "(":
             # "bands (the beatles excluded) from liverpool": the bracket goes with its item
             close = closing.get(h.cue_start, -1)
