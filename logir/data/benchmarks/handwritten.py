@@ -147,6 +147,10 @@ SET_CORPORA = {
     "nevir19": "nevir",
     "scifact23": "scifact",
     "negconstraint23": "negconstraint",
+    "excluir25": "excluir",
+    "negconstraint24": "negconstraint",
+    "comlq27": "comlq",
+    "nevir20": "nevir",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
