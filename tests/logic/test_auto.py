@@ -37,6 +37,7 @@ def test_plan_follows_the_policy() -> None:
         "Which rivers flow through Germany, apart from the Rhine and the Danube?",
         "Who, besides John Field, promoted Presbyterianism?",
         "Which film did she design costumes for, but not including Michael Collins?",
+        "Which models of computation, setting aside the Turing machine, made algorithms precise?",
         # ... or the negation comes in a sentence of its own after the question
         "who were the puritans?? not the sex and marriage part",
         "Who painted the Mona Lisa? Not interested in the theft.",

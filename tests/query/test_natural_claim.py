@@ -47,6 +47,10 @@ REQUESTS = [
     # a request passed on: its subject is not the writer, yet it asks for something
     "A patron wants to know where alabaster is quarried today; she is not after its use in "
     "ancient Egypt or Mesopotamia.",
+    # please, or "anything except": a claim asks for nothing
+    "My daughter's project is on the medals that countries give to famous people. Nothing British "
+    "please, her class already covered OBEs.",
+    "Companies AOL bought over the years - anything except the Huffington Post deal.",
 ]
 
 

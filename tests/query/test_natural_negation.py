@@ -607,6 +607,58 @@ CASES: list[tuple[str, Query]] = [
         "arginase (NO, polyamines) - skip the tumour papers",
         And(T("arginase (NO, polyamines)"), Not(T("tumour papers"))),
     ),
+    # session 29's twenty-seventh round: dictated punctuation ("comma", "full stop"), "nothing
+    # that pokes fun at X", a comment after the item ("..., X is everywhere already", "X i know
+    # her stuff already", "X please we covered those", "X, only Y"), "either" before an item, and
+    # "X aside" after a dash takes only what follows the dash
+    (
+        "graves of real people comma nothing prehistoric please",
+        And(T("graves of real people"), Not(T("prehistoric"))),
+    ),
+    (
+        "find songs with a memorable music video comma except taylor swift ones full stop",
+        And(T("find songs with a memorable music video"), Not(T("taylor swift"))),
+    ),
+    (
+        "the oxford comma debate, not the serial comma",
+        And(T("the oxford comma debate"), Not(T("serial comma"))),
+    ),
+    (
+        "christian media for youth group night - films, music. nothing that pokes fun at religion",
+        And(
+            T("christian media for youth group night - films, music"),
+            Not(T("pokes fun at religion")),
+        ),
+    ),
+    (
+        "nobel prize winners but NOT the physics ones, einstein is literally everywhere already",
+        And(T("nobel prize winners"), Not(T("physics"))),
+    ),
+    (
+        "critically aclaimed albums, not rihanna i know her stuff already",
+        And(T("critically aclaimed albums"), Not(T("rihanna"))),
+    ),
+    (
+        "the fight over slavery in the territories, no dred scott please we covered those",
+        And(T("the fight over slavery in the territories"), Not(T("dred scott"))),
+    ),
+    (
+        "secession in 1860? i dont want the nullification crisis from the 1830s, only secession",
+        And(T("secession in 1860"), Not(T("nullification crisis from the 1830s"))),
+    ),
+    (
+        "analysis in math and logic. not interested in either chemical analysis or lit crit",
+        And(T("analysis in math and logic"), Not(T("chemical analysis")), Not(T("lit crit"))),
+    ),
+    (
+        "celebs hooked on booze, pills — marilyn monroe aside",
+        And(T("celebs hooked on booze, pills"), Not(T("marilyn monroe"))),
+    ),
+    (
+        "Companies AOL bought - anything except the Huffington Post deal, that one's been covered",
+        And(T("Companies AOL bought"), Not(T("Huffington Post deal"))),
+    ),
+    ("films shot outside hollywood", And(T("films shot"), Not(T("hollywood")))),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

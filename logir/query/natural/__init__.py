@@ -4,7 +4,8 @@ The rules aim at retrieval, not at a linguistic analysis: every term must be a p
 sending to a retriever on its own, and when a rule is unsure it keeps text together, because a
 wrong split costs more ranking quality than a missed one.
 
-What :func:`decompose` recognises, in the order it looks:
+What :func:`decompose` recognises, in the order it looks (punctuation said aloud, "graves of
+real people comma nothing prehistoric", is first read as the mark):
 
 0. **A frame** around the query proper is dropped: ``Is it true that ...`` (whose negation is then
    the fact asked, not an exclusion), ``Find a passage about ...``, ``I'm looking for ...``,

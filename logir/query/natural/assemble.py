@@ -23,7 +23,7 @@ from logir.query.natural.lists import LIST_HEADER, list_items, negative_item, sp
 from logir.query.natural.negation import negations
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
-from logir.query.natural.view import View
+from logir.query.natural.view import View, spoken_punctuation
 from logir.query.syntax import QueryTooLong
 
 
@@ -104,7 +104,7 @@ _FRAME_PREPOSITION = re.compile(r"\b(on|about|regarding|concerning)\s*$", re.I)
 
 
 def _decompose(text: str, b: Builder) -> Query:
-    v = _drop_frame(View.of(text), b)
+    v = _drop_frame(View.of(spoken_punctuation(text)), b)
     listed = list_items(v)
     if listed is not None:
         header, items = listed

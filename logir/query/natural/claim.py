@@ -26,11 +26,15 @@ _SET_ASIDE = re.compile(
     rf"(?:[,;]|{DASH})\s*(?:(?:setting|leaving|putting)\s+(?:aside\b|to\s+one\s+side\b"
     r"|(?:[^,;.]{1,60}?\s+)?(?:aside|to\s+one\s+side)\s*[.,;])"
     # "Treaties concluded between states, excluding any agreements made with ..."
-    r"|excluding\b|with\s+the\s+exception\s+of\b)",
+    r"|excluding\b|with\s+the\s+exception\s+of\b"
+    # "Companies AOL bought over the years - anything except the Huffington Post deal."
+    r"|(?:anything|everything|all)\s+(?:except|but|bar|save|other\s+than|apart\s+from)\b)"
+    # "..., Nothing British please": a claim asks for nothing
+    r"|\b(?:please|pls|plz)\b",
     re.I,
 )
 """A request that sets a part aside ("Treaties concluded among the powers, setting aside those
-in which Napoleon had a hand."): a claim does not ask for anything to be set aside."""
+in which Napoleon had a hand."), or says please: a claim does not ask for anything."""
 
 _AFTER = re.compile(
     r"\b(?:is|are|am|['\u2019]s|['\u2019]m|['\u2019]re)\s+(?:after|looking\s+for|searching\s+for"

@@ -414,7 +414,7 @@ _EXCEPTION_WORDS = (
 SET_ASIDE = re.compile(
     rf"(?:[,;(]|{DASH}|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
     r"|aside\s+from|besides|not\s+including|not\s+counting|leaving\s+(?:out|aside)"
-    r"|with\s+the\s+exception\s+of)\b",
+    r"|(?:setting|putting)\s+aside|with\s+the\s+exception\s+of)\b",
     re.I,
 )
 """An exception set off from the rest ("Which rivers flow through Germany, apart from the
@@ -468,7 +468,10 @@ CUES: tuple[Cue, ...] = (
         # outside antiviral defence": a place or a field left out, after a comma, a plural or a
         # gerund (not "an imam outside the mosque", "stood outside the city", "lies outside",
         # "books outside his canon", "the outside world", "outside help")
-        rf"|(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing))\s+outside\s+"
+        # ("films set outside the US", "companies based outside europe": after a participle of
+        # place)
+        rf"|(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
+        r"|(?<=\bset)|(?<=\bbased)|(?<=\blocated)|(?<=\bfilmed)|(?<=\bshot)|(?<=\bborn))\s+outside\s+"
         r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
@@ -529,7 +532,8 @@ CUES: tuple[Cue, ...] = (
         r"(?:leav(?:e|ing)|keep|give|set(?:ting)?|put(?:ting)?)\s)"
         # (a bracketed list inside the item is part of it: "east asian calligraphy (chinese,
         # japanese) isn't wanted")
-        rf"(?=(?:[^,;.?!()\-]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\)){{1,60}}?"
+        rf"(?=(?:[^,;.?!()\-\u2013\u2014]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\))"
+        r"{1,60}?"
         rf"\s+(?:{AFTER_ITEM}"
         rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao"
         r"|haha)\b))"
@@ -669,6 +673,9 @@ CUES: tuple[Cue, ...] = (
         r"|owned\s+by|made\s+by|run\s+by"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+"
+        # "films, music, radio. nothing that pokes fun at religion": the clause is the item (a
+        # verb in -s right after "that"; not "nothing that is ...", "nothing that i ...")
+        r"|nothin(?:g|['\u2019])?\s+(?:that|which)\s+(?!(?:is|was|has|does|goes|says)\s)(?=[a-z]+s\s)"
         # "drag racing, nothing nascar", "but nothing apollo related" (not "nothing but", "nothing
         # else", "nothing too spicy": a word of degree or a clause)
         r"|nothin(?:g|['\u2019])?\s+(?!(?:but|else|more|less|much|to|like|new|special|fancy"
@@ -1048,7 +1055,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     )
 )
 
-NEG_ARTICLE = re.compile(r"(?:as\s+(?=(?:the|a|an)\s))?(?:the|a|an|any|his|her|its|their)\s+(?=\S)")
+NEG_ARTICLE = re.compile(
+    r"(?:as\s+(?=(?:the|a|an)\s))?(?:the|a|an|any|his|her|its|their|either)\s+(?=\S)"
+)
 """A lower-case article before an excluded item ("without the alcohol"; "as a" of a role, "not
 as an editing tool"), no part of what is excluded; case-sensitive, so that a title keeps its
 own ("The Hurt Locker")."""
@@ -1070,11 +1079,16 @@ NEG_ASIDE = re.compile(
     r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
     # "not the executions in iran, that's too upsetting", "not the opera house, everyone's been"
     r"|that['\u2019]?s|it['\u2019]s|every(?:one|body)['\u2019]?s|they['\u2019]re|(?:they|you)['\u2019]ve"
+    # "the Huffington Post deal, that one's been covered to death"; "..., only the secession"
+    r"|that\s+one(?:['\u2019]s|\s+(?:is|was|has))|only"
     # "no carpenter, seen those lol"
     r"|(?:seen|read|done|covered|had)\s+(?:those|them|that|it)"
     r"|that\s+i|about\s+whom|about\s+which"
     # "..., my grandson already did that part", "..., my teacher said no opera"
-    r"|(?:my|our)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says|told)"
+    r"|(?:my|our|his|her|their)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says"
+    r"|told)"
+    # "not the physics ones, einstein is literally everywhere already"
+    r"|[^,;.?!]{1,40}?\s+already\s*[.!]?\s*$"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"
     r"|those)\b"
     # "not musicians, if you please"
@@ -1101,7 +1115,9 @@ NEG_ASIDE = re.compile(
     # "the tsunami side of things because we have a separate episode planned", "the prion angle
     # since that's been done", "skin cancer pls im scared enough already"
     r"|\s+since\s+(?:that|it|those|they|these)(?:['\u2019](?:s|ve|re)|\s+(?:has|have|was|were|is|are))\b"
-    r"|\s+(?:pls|plz)\s+(?=[^\W\d_])"
+    r"|\s+(?:pls|plz|please)\s+(?=[^\W\d_])"
+    # "not rihanna i know her stuff already"
+    r"|\s+(?:i|we)\s+(?:know|knew|read|saw|did|covered)\s+[^,;.?!]{1,40}?\s+already\b"
     r"|\s+(?:because|since|cos|coz|cuz)\s+(?:we|i)\s+(?:have|['\u2019]ve|already|will|did|had|covered|saw"
     r"|read|know|knew)\b"
     # "the billy elliot musical my kid already saw it", "lord of the flies we already read those":

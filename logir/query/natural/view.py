@@ -287,3 +287,25 @@ def is_abbreviation(text: str, dot: int) -> bool:
         return False
     word = text[start:end].lower()
     return len(word) == 1 or word in _ABBREV or bool(_DOTTED.fullmatch(word))
+
+
+#: punctuation said aloud by someone dictating ("graves of real people comma nothing
+#: prehistoric", "except taylor swift ones full stop"): "comma" between two words, not after
+#: an article or "oxford"/"serial" nor before "splice"; "full stop" not after "a"/"the"/"to"
+_SPOKEN = re.compile(
+    r"(?<=\w )(?<!\ba )(?<!\bthe )(?<!\boxford )(?<!\bserial )(?<!\binverted )"
+    r"(?P<comma>comma)(?= (?!splices?\b)\w)"
+    r"|(?<=\w )(?<!\ba )(?<!\bthe )(?<!\bto )(?P<stop>full stop)(?=\s*$|\s+\w)",
+    re.I,
+)
+
+
+def spoken_punctuation(text: str) -> str:
+    """``text`` with dictated punctuation written as the mark, padded with spaces to the same
+    length, so every position still points at the input."""
+
+    def mark(m: re.Match[str]) -> str:
+        sign = "," if m.group("comma") else "."
+        return sign.ljust(len(m.group(0)))
+
+    return _SPOKEN.sub(mark, text)
