@@ -151,6 +151,10 @@ SET_CORPORA = {
     "negconstraint24": "negconstraint",
     "comlq27": "comlq",
     "nevir20": "nevir",
+    "scifact24": "scifact",
+    "nevir21": "nevir",
+    "negconstraint25": "negconstraint",
+    "excluir26": "excluir",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
