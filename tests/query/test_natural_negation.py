@@ -659,6 +659,48 @@ CASES: list[tuple[str, Query]] = [
         And(T("Companies AOL bought"), Not(T("Huffington Post deal"))),
     ),
     ("films shot outside hollywood", And(T("films shot"), Not(T("hollywood")))),
+    # session 29's twenty-eighth round: a "not" in a sentence after a why or yes/no question, "X
+    # are a different thing so leave them aside", "period" in a dictated text, "with X off the
+    # table", "i am not need X", a bracketed list inside an item, and more comments after one
+    (
+        "why do arteries get calcified? not the kidney disease ones",
+        And(T("why do arteries get calcified"), Not(T("kidney disease"))),
+    ),
+    ("why is the sky blue? isn't it the physics", T("why is the sky blue? isn't it the physics")),
+    (
+        "trans people - the laws, testing in sport. drag queens are a different thing so leave "
+        "them aside",
+        And(T("trans people - the laws, testing in sport"), Not(T("drag queens"))),
+    ),
+    (
+        "disease burden estimates by country comma leave out alcohol and dengue period",
+        And(T("disease burden estimates by country"), Not(T("alcohol")), Not(T("dengue"))),
+    ),
+    ("art of the edo period", T("art of the edo period")),
+    (
+        "things about Florida — hospitals, bands — with colleges and college sports off the table?",
+        And(T("things about Florida — hospitals, bands"), Not(T("colleges and college sports"))),
+    ),
+    (
+        "how cells keep the adherens junction? i am not need papers on cancer invasion",
+        And(T("how cells keep the adherens junction"), Not(T("cancer invasion"))),
+    ),
+    (
+        "predictors of incident T2DM, excl dietary exposures (fruit, SSBs)",
+        And(T("predictors of incident T2DM"), Not(T("dietary exposures"))),
+    ),
+    (
+        "where ppl went to uni... but not oxford or cambridge, literally everyone went there",
+        And(T("where ppl went to uni"), Not(T("oxford")), Not(T("cambridge"))),
+    ),
+    (
+        "childrens book illustrators but not winnie the pooh theyve done shepard to death",
+        And(T("childrens book illustrators"), Not(T("winnie the pooh"))),
+    ),
+    (
+        "woodland places, national forests. but nothing about wildfires, ive seen enough of those",
+        And(T("woodland places, national forests"), Not(T("wildfires"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",
@@ -1852,6 +1894,8 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("Which leagues could attract though not retain top talent?", "negation:predicate"),
         ("what happens in mice/cells w/o SIRT1 (KO or knockdown)?", "negation:predicate"),
         ("mice without p53", "negation:predicate"),
+        # a cohort's state at a study's start says who it is
+        ("predictors of diabetes in pts w/o diabetes at baseline", "negation:predicate"),
         # a verb with its object after "without" tells how the thing asked for happens
         ("teams that went the whole season without losing a game", "negation:predicate"),
         ("lightning hitting a plane without doing any serious damage", "negation:predicate"),

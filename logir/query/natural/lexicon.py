@@ -137,7 +137,8 @@ POSTPOSED = (
     r"(?:is|are|r|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
     r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
     r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em|that|those|him|her)"
-    r"(?:\s+(?:out|off)(?:\s+of\s+it)?)?"
+    # ("drag queens are a different thing so leave them aside")
+    r"(?:\s+(?:out|off|aside)(?:\s+of\s+it)?)?"
     # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
     # so not that", "the troubles up north are a different thing, dont want those"
     rf"|not\s+(?:it|them|those|that)|none\s+of\s+(?:it|them|those|that)"
@@ -202,10 +203,11 @@ POSTPOSED = (
     # "gene/genome characterisation papers = no"
     r"|=\s*(?:no|nope|none|out)"
     # "the chemotherapy trials are a separate story I will not cover"
-    r"|(?:is|are)\s+(?:a\s+)?(?:separate|different|another)\s+(?:story|matter|topic|question|issue"
-    r"|subject)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not|won['\u2019]?t"
-    r"|do\s+not|don['\u2019]?t|am\s+not\s+going\s+to|shall\s+not)\s+(?:cover|need|want|discuss"
-    r"|get\s+into|go\s+into))?"
+    # "his blood pressure pills are a seperate question"
+    r"|(?:is|are)\s+(?:a\s+)?(?:separate|seperate|different|another)\s+(?:story|matter|topic|question"
+    r"|issue|subject|thing)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not"
+    r"|won['\u2019]?t|do\s+not|don['\u2019]?t|am\s+not\s+going\s+to|shall\s+not)\s+(?:cover|need|want"
+    r"|discuss|get\s+into|go\s+into))?"
     r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
     r"|(?:can|could|may|should|must)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
@@ -508,7 +510,7 @@ CUES: tuple[Cue, ...] = (
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
         # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
         # S. Grant excluded")
-        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|\bbut\s+|{DASH}\s*|\(\s*"
+        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|\bbut\s+|{DASH}\s*(?:with\s+)?|\(\s*"
         r"|(?<=[\w)\]])(?:\.{1,3}|\u2026|[?!]+)\s+)"
         # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
@@ -694,7 +696,8 @@ CUES: tuple[Cue, ...] = (
         NEGATION_DISLIKE,
         rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
         r"(?:(?:specifically|particularly|really|just|definitely|certainly|also)\s+)?"
-        rf"(?:(?:{AUX})\s+not|{NT}|dont|never)\s+(?:really\s+)?"
+        # ("i am not need papers on X", as a learner writes it)
+        rf"(?:(?:{AUX}|am)\s+not|{NT}|dont|never)\s+(?:really\s+)?"
         # "birds!!! real ones, i dont mean the star constellation"
         r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink|mean)\b",
         key=r"like|love|enjoy|want|need|care|fancy|eat|drink|mean",
@@ -886,6 +889,10 @@ _LAB_SUBJECT_END = re.compile(
     r"|organoids|knockouts?)\s*$",
     re.I,
 )
+#: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
+_AT_BASELINE = re.compile(
+    r"\bat\s+(?:baseline|(?:study\s+)?entry|enrol(?:l)?ment|recruitment|inclusion)\s*$", re.I
+)
 #: a gene or protein name: a word with a digit or two capitals ("SIRT1", "p53", "PTEN")
 _GENE_START = re.compile(
     r"\s*(?:(?:a\s+)?functional\s+|the\s+)?(?:[A-Za-z][\w-]*\d|(?-i:[A-Z]\w*[A-Z]))", re.I
@@ -946,6 +953,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         # "mice w/o SIRT1 (KO or knockdown)": a knockout, whose papers are about the gene
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _GERUND_WITH_OBJECT.match(negated) and not _ASKS.search(clause):
+        return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)
@@ -1056,7 +1065,7 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
 )
 
 NEG_ARTICLE = re.compile(
-    r"(?:as\s+(?=(?:the|a|an)\s))?(?:the|a|an|any|his|her|its|their|either)\s+(?=\S)"
+    r"(?:as\s+(?=(?:the|a|an)\s))?(?:the|a|an|any|his|her|its|their|your|either)\s+(?=\S)"
 )
 """A lower-case article before an excluded item ("without the alcohol"; "as a" of a role, "not
 as an editing tool"), no part of what is excluded; case-sensitive, so that a title keeps its
@@ -1076,7 +1085,10 @@ NEG_TAIL = re.compile(
 """Words at the end of a negated concept that only point back at the query's own head."""
 
 NEG_ASIDE = re.compile(
-    r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re)|which\s+i"
+    r",\s*(?:as(?!\s+well\b)|since|because|already|i|i['\u2019](?:ve|m|d)|ive|we|we['\u2019](?:ve|re)|which\s+i"
+    # "oxford or cambridge, literally everyone went there", "the raiders, everyone knows the
+    # raiders"
+    r"|literally|every(?:one|body)\s+(?:knows|has|had|already|did|went)"
     # "not the executions in iran, that's too upsetting", "not the opera house, everyone's been"
     r"|that['\u2019]?s|it['\u2019]s|every(?:one|body)['\u2019]?s|they['\u2019]re|(?:they|you)['\u2019]ve"
     # "the Huffington Post deal, that one's been covered to death"; "..., only the secession"
@@ -1116,6 +1128,8 @@ NEG_ASIDE = re.compile(
     # since that's been done", "skin cancer pls im scared enough already"
     r"|\s+since\s+(?:that|it|those|they|these)(?:['\u2019](?:s|ve|re)|\s+(?:has|have|was|were|is|are))\b"
     r"|\s+(?:pls|plz|please)\s+(?=[^\W\d_])"
+    # "not winnie the pooh theyve done shepard to death"
+    r"|\s+(?:they|we|you)\s*(?:['\u2019]?ve|\s+have)\s+(?:already\s+)?(?:done|covered|seen|read|had)\b"
     # "not rihanna i know her stuff already"
     r"|\s+(?:i|we)\s+(?:know|knew|read|saw|did|covered)\s+[^,;.?!]{1,40}?\s+already\b"
     r"|\s+(?:because|since|cos|coz|cuz)\s+(?:we|i)\s+(?:have|['\u2019]ve|already|will|did|had|covered|saw"

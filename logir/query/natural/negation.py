@@ -196,6 +196,15 @@ def _ends_clause(text: str, j: int) -> bool:
     return text[j] == "." and (j + 1 == n or text[j + 1].isspace())
 
 
+def _first_comma(text: str, start: int, stop: int) -> re.Match[str] | None:
+    """The first comma in text[start:stop] outside brackets opened there ("excl dietary exposures
+    (fruit, SSBs)": the bracketed list is part of the item)."""
+    for m in _FIRST_COMMA.finditer(text, start, stop):
+        if text.count("(", start, m.start()) <= text.count(")", start, m.start()):
+            return m
+    return None
+
+
 def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
     """(index, length) of the first clause boundary in text[start:stop], or (stop, 0)."""
     depth = 0  # parentheses opened inside the negated stretch do not end it
@@ -219,17 +228,21 @@ _CHAT_BOUNDARY = re.compile(_CHAT_COMMA, re.I)
 _NOR = re.compile(r"\bnor\b", re.I)
 
 
-def _find_hits(text: str, allow_verbal: bool, limit: int | None = None) -> list[_Hit]:
-    """The first ``limit`` (default all) non-overlapping negation cues of a clause, in order."""
+def _find_hits(text: str, verbal_from: int, limit: int | None = None) -> list[_Hit]:
+    """The first ``limit`` (default all) non-overlapping negation cues of a clause, in order; a
+    verbal or "no" cue only from ``verbal_from`` on."""
     raw: list[_Hit] = []
     for cue in CUES:
-        if cue.kind in ("verbal", "no") and not allow_verbal:
+        verbal = cue.kind in ("verbal", "no")
+        if verbal and verbal_from > len(text):
             continue
         if cue.key is not None and not cue.key.search(text):
             continue
         for m in cue.pattern.finditer(text):
             if m.end() == m.start() and (m.start() or cue.kind != "aside"):
                 continue  # an empty cue only where a clause opens on its excluded item
+            if verbal and m.start() < verbal_from:
+                continue
             if cue.needs_other and not _OTHER_LATER.search(text[m.end() :]):
                 continue
             name = verbal_kind(m.group()) if cue.name == NEGATION_PREDICATE else cue.name
@@ -295,7 +308,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         return
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if h.kind == "comma" and text[h.cue_start] == ",":
-        m = _FIRST_COMMA.search(text, h.cue_end, stop)
+        m = _first_comma(text, h.cue_end, stop)
         listed = _listed_end(text, h.cue_end)
         if listed is not None and listed <= nxt:
             # "excluding A, B, and C": the whole list is negated.
@@ -528,6 +541,28 @@ _ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning|with)\s+(?=\S)
 _BACK_REFERENCE = re.compile(r"(?:those|these|them|that|this|it|him|her|they|ones)?", re.I)
 _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
 
+#: the end of a text's first sentence, with more text after it
+_FIRST_STOP = re.compile(r"[?!.]+\s+(?=\S)")
+
+
+def _verbal_from(text: str, asks_fact: bool) -> int:
+    """Where verbal negation may start: anywhere, or, in a why or yes/no question (whose own
+    negation asks about a fact), only in a sentence after it that is no such question ("why do
+    arteries calcify?? not the kidney disease ones"); past the end when nowhere."""
+    if not (asks_fact or _WHY_OR_YESNO.match(text)):
+        return 0
+    stop = next(
+        (
+            m
+            for m in _FIRST_STOP.finditer(text)
+            if text[m.start()] != "." or not is_abbreviation(text, m.start())
+        ),
+        None,
+    )  # not "St. Vincent's"
+    if stop is None or _WHY_OR_YESNO.match(text[stop.end() :]):
+        return len(text) + 1
+    return stop.end()
+
 
 @dataclass
 class Clause:
@@ -542,8 +577,7 @@ class Clause:
 def negations(v: View, b: Builder) -> Clause:
     """Cut the negated parts out of a clause."""
     text = v.text
-    allow_verbal = not (b.asks_fact or _WHY_OR_YESNO.match(text))
-    hits = _find_hits(text, allow_verbal, max(4, _CUE_WORK // max(1, len(text))))
+    hits = _find_hits(text, _verbal_from(text, b.asks_fact), max(4, _CUE_WORK // max(1, len(text))))
     cuts: list[tuple[int, int]] = []
     negated: list[Query] = []
     conjuncts: list[Query] = []  # positive terms split off the clause

@@ -300,12 +300,21 @@ _SPOKEN = re.compile(
 )
 
 
+#: "period" said for a full stop, at the end of a dictated text ("leave out alcohol and dengue
+#: period"); read so only where a dictated comma shows the text was dictated ("the Edo period")
+_SPOKEN_PERIOD = re.compile(r"(?<=\w )period(?=[\s.]*$)", re.I)
+
+
 def spoken_punctuation(text: str) -> str:
     """``text`` with dictated punctuation written as the mark, padded with spaces to the same
     length, so every position still points at the input."""
+    commas = 0
 
     def mark(m: re.Match[str]) -> str:
+        nonlocal commas
+        commas += bool(m.group("comma"))
         sign = "," if m.group("comma") else "."
         return sign.ljust(len(m.group(0)))
 
-    return _SPOKEN.sub(mark, text)
+    out = _SPOKEN.sub(mark, text)
+    return _SPOKEN_PERIOD.sub(".     ", out) if commas else out
