@@ -155,6 +155,10 @@ SET_CORPORA = {
     "nevir21": "nevir",
     "negconstraint25": "negconstraint",
     "excluir26": "excluir",
+    "comlq28": "comlq",
+    "scifact25": "scifact",
+    "nevir22": "nevir",
+    "negconstraint26": "negconstraint",
     "negconstraint17": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
