@@ -701,6 +701,28 @@ CASES: list[tuple[str, Query]] = [
         "woodland places, national forests. but nothing about wildfires, ive seen enough of those",
         And(T("woodland places, national forests"), Not(T("wildfires"))),
     ),
+    # session 29's twenty-ninth round: ", bar <Name>", a bracketed list inside "keep X out of
+    # it", an instruction run on with no stop ("... skip anything that's a movie"), "all the X",
+    # and ", she's 9" after an item
+    (
+        "Every actor who's played 007, bar Sean Connery.",
+        And(T("Every actor who's played 007"), Not(T("Sean Connery"))),
+    ),
+    ("the bar Association", T("the bar Association")),
+    (
+        "industrial espionage - keep the state hacking (operation aurora, ghostnet) out of it",
+        And(T("industrial espionage"), Not(T("state hacking (operation aurora, ghostnet)"))),
+    ),
+    (
+        "real serial killers and what happened to them skip anything that's a movie",
+        And(T("real serial killers and what happened to them"), Not(T("movie"))),
+    ),
+    ("how to skip anything in a video", T("how to skip anything in a video")),
+    ("king alfred, aside from all the fighting", And(T("king alfred"), Not(T("fighting")))),
+    (
+        "why do people get evacuated? real examples. no war ones, she's 9",
+        And(T("why do people get evacuated? real examples"), Not(T("war"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

@@ -272,6 +272,13 @@ _APART_NOT_AFTER = (
 )
 _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 
+#: words before a run-on "skip"/"forget" that make it a verb of a clause, not an instruction
+#: ("how to skip anything", "people forget everything")
+_RUN_ON_NOT_AFTER = (
+    "to i we you they he she it can could will would should must may might do does did not how"
+    " why when never always often people and or"
+)
+
 #: the word after an item that says it is left out ("opioids aside", "Bach excluded", "Roger
 #: Williams apart", "cancer papers unwanted", "give the cartoons a miss")
 AFTER_ITEM = (
@@ -489,6 +496,8 @@ CUES: tuple[Cue, ...] = (
         # eureka story", "Jackson's presidency, bar the bank war"
         rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
         rf"|(?:,|{DASH}|(?<=\)))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
+        # "Every actor who's played 007, bar Sean Connery"
+        rf"|(?:,|{DASH})\s*bar\s+(?=(?-i:[A-Z]))"
         # "government ministers, any country but australia"
         rf"|(?:,|{DASH})\s*any\s+(?!(?:more|less|other|way|time|day)\b)[^\W\d_]+\s+but\s+(?!(?:not|also|then|still)\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
@@ -551,7 +560,10 @@ CUES: tuple[Cue, ...] = (
         # "though I would rather leave the visual side out of the segment"
         rf"|\b(?:though|although)\s+{_PREFER_TO})"
         r"(?:(?:leave|leaving|keep|keeping)\s+(?!(?:aside|out)\b)"
-        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:out|alone|off\s+the\s+(?:list|table))\b)"
+        # (a bracketed list inside the item is part of it: "keep the chinese state hacking
+        # (operation aurora, ghostnet) out of it")
+        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)|(?<=\s)\([^()]{1,40}\)){1,60}?"
+        r"\s+(?:out|alone|off\s+the\s+(?:list|table))\b)"
         # "but give the cartoons a miss"
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
@@ -628,6 +640,17 @@ CUES: tuple[Cue, ...] = (
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear|give|ditch"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
+    ),
+    _cue(
+        NEGATION_REFRAIN,
+        # an instruction run on with no stop before it: "serial killers and what happened to them
+        # skip anything that's a movie", "trench soldiers that kind of thing forget anybody who was
+        # in the navy" (after a word that cannot be its subject; a determiner after it)
+        r"(?<=[a-z])"
+        + "".join(rf"(?<!\b{w})" for w in _RUN_ON_NOT_AFTER.split())
+        + r"\s+(?:skip|forget|ignore|exclude|omit|leave\s+out)\s+"
+        r"(?=(?:anything|everything|anybody|anyone|everyone|all|any|those)\b)",
+        key=r"\b(?:skip|forget|ignore|exclude|omit|leave\s+out)\s+(?:any|every|all|those)",
     ),
     _cue(
         NEGATION_REFRAIN,
@@ -1034,6 +1057,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        # "skip anything that's a movie": what it is, named
+        r"(?:anything|everything|anyone|anybody|any(?:\s+of\s+them)?)\s+(?:that|which|who)\s*"
+        r"(?:['\u2019]s|\s+is|\s+are|\s+was|\s+were)\s+(?:a|an)\s+",
         # "but not anything thai": the pronoun before a modifier says nothing of the topic
         r"(?:anything|everything|something)\s+(?!(?:else|more|less|but|that|which|who)\b)(?=[^\W\d_])",
         # "anything by Asimov", "stuff with nuts": the maker or the ingredient is what is excluded
@@ -1065,7 +1091,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
 )
 
 NEG_ARTICLE = re.compile(
-    r"(?:as\s+(?=(?:the|a|an)\s))?(?:the|a|an|any|his|her|its|their|your|either)\s+(?=\S)"
+    r"(?:as\s+(?=(?:the|a|an)\s)|all\s+(?=the\s))?(?:the|a|an|any|his|her|its|their|your|either)\s+"
+    r"(?=\S)"
 )
 """A lower-case article before an excluded item ("without the alcohol"; "as a" of a role, "not
 as an editing tool"), no part of what is excluded; case-sensitive, so that a title keeps its
@@ -1107,6 +1134,8 @@ NEG_ASIDE = re.compile(
     r"|if\s+you\s+please\b"
     # "leave out the Byzantine emperors, he's read those"
     r"|(?:he|she)['\u2019]s\s+(?:already\s+)?(?:read|seen|done|covered|had|got)\b"
+    # "no war ones, she's 9"
+    r"|(?:he|she)['\u2019]s\s+(?:only\s+)?\d+"
     # "no aleister crowley, he gives me the creeps"
     r"|(?:he|she|it|they)\s+(?:gives?|makes?|bores?|creeps?|annoys?|scares?|freaks?)\s+(?:me|us)\b"
     # "deforestation side, seen enough of", "not frankenstein either, they just did it"
