@@ -224,8 +224,10 @@ class Plan:
     #: whether the query reads as a search-box query (:mod:`logir.logic.keyword`) or was written
     #: in logir syntax: its penalty weighs the composer's ``keyword`` factor
     keyword: bool = False
-    #: per negated term, whether it names an entity ("Indonesia"), whose closest words are its
-    #: siblings rather than its kinds (:func:`logir.logic.kinds.names_an_entity`)
+    #: per negated term, whether it names an entity ("Indonesia") or a nation's people in any
+    #: case ("americans", :func:`logir.logic.nations.nation_of`), whose closest words are its
+    #: siblings rather than its kinds (:func:`logir.logic.kinds.names_an_entity`): "British" is
+    #: as close to "americans" as any word, and the nation evidence reads those terms instead
     named: tuple[bool, ...] = ()
     #: whether the query is short (:func:`logir.logic.keyword.is_short_query`), a question or
     #: not: with a keyword query, its positive part weighs ``keyword_pos_dense``
@@ -287,7 +289,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         why = f"a NOT in the {r.mode_used} reading"
     besides = tuple(not r.explicit and excluded_besides(text, t) for t in negated)
     keyword = r.mode_used == "syntax" or is_keyword_query(text)
-    named = tuple(names_an_entity(t, text) for t in negated)
+    named = tuple(names_an_entity(t, text) or nation_of(t) is not None for t in negated)
     short = is_short_query(text)
     request = not short and not keyword and is_request(text)
     return Plan(

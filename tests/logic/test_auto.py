@@ -51,6 +51,12 @@ def test_plan_follows_the_policy() -> None:
     assert plan_query('"a" AND NOT "b"', "never").kind == "flat"
 
 
+def test_a_nation_left_out_reads_as_a_name() -> None:
+    # its closest words are other nations ("British" for "americans"), not kinds of it
+    assert plan_query("tennis players no americans", "cues").named == (True,)
+    assert plan_query("spicy dishes, no meat", "cues").named == (False,)
+
+
 def test_hand_computed_scores(fake) -> None:
     # P = "a" / best("a") = [1, .5, .25]; N = "b" / best("b") = [0, 1, .5]
     scorer = fake({"a": [4, 2, 1], "b": [0, 2, 1]})
