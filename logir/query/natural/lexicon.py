@@ -272,9 +272,20 @@ _APART_NOT_AFTER = (
 )
 _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 
-#: words before a run-on "skip"/"forget" that make it a verb of a clause, not an instruction
-#: ("how to skip anything", "people forget everything")
-_RUN_ON_NOT_AFTER = (
+
+def _not_after(words: str) -> str:
+    """Lookbehinds that fail right after any of the space-separated ``words``: a verb's subject,
+    auxiliary or "to", which make the next word a verb of a clause, not a cue."""
+    return "".join(rf"(?<!\b{w})" for w in words.split())
+
+
+#: before "save for": "how to save for", "we save for" are no exceptions
+_SAVE_FOR_NOT_AFTER = _not_after(
+    "to i we you they can will must may should would could might shall do did and or not how help"
+)
+#: before a run-on "skip"/"forget": "how to skip anything", "people forget everything" are no
+#: instructions
+_RUN_ON_NOT_AFTER = _not_after(
     "to i we you they he she it can could will would should must may might do does did not how"
     " why when never always often people and or"
 )
@@ -503,9 +514,7 @@ CUES: tuple[Cue, ...] = (
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
         # "culture save for the war"; not "how to save for", "we save for", "parents save for")
         rf"|(?:,|{DASH})\s*save\s+for\b"
-        r"|(?<=[a-z])(?<![s'])(?<!\bto)(?<!\bi)(?<!\bwe)(?<!\byou)(?<!\bthey)(?<!\bcan)"
-        r"(?<!\bwill)(?<!\bmust)(?<!\bmay)(?<!\bshould)(?<!\bwould)(?<!\bcould)(?<!\bmight)"
-        r"(?<!\bshall)(?<!\bdo)(?<!\bdid)(?<!\band)(?<!\bor)(?<!\bnot)(?<!\bhow)(?<!\bhelp)"
+        rf"|(?<=[a-z])(?<![s']){_SAVE_FOR_NOT_AFTER}"
         r"\s+save\s+for\s+(?=(?:the|a|an|his|her|its|their|any|all)\b)",
         "comma",
         key=r"excl|exc?ept|other|apart|aside|side|besides|not|leaving|omitting|ignoring|disregarding|beyond"
@@ -646,9 +655,7 @@ CUES: tuple[Cue, ...] = (
         # an instruction run on with no stop before it: "serial killers and what happened to them
         # skip anything that's a movie", "trench soldiers that kind of thing forget anybody who was
         # in the navy" (after a word that cannot be its subject; a determiner after it)
-        r"(?<=[a-z])"
-        + "".join(rf"(?<!\b{w})" for w in _RUN_ON_NOT_AFTER.split())
-        + r"\s+(?:skip|forget|ignore|exclude|omit|leave\s+out)\s+"
+        rf"(?<=[a-z]){_RUN_ON_NOT_AFTER}\s+(?:skip|forget|ignore|exclude|omit|leave\s+out)\s+"
         r"(?=(?:anything|everything|anybody|anyone|everyone|all|any|those)\b)",
         key=r"\b(?:skip|forget|ignore|exclude|omit|leave\s+out)\s+(?:any|every|all|those)",
     ),
