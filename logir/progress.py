@@ -125,3 +125,21 @@ class Bars:
 def terminal_progress(quiet: bool = False) -> bool:
     """Whether the libraries' own progress bars (tqdm) may draw on stderr."""
     return not quiet and sys.stderr.isatty()
+
+
+class _Quiet:
+    def update(self, n: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def encoder_bar(total: int, what: str, show: bool) -> Any:
+    """A tqdm bar over ``total`` documents an encoder embeds (the dense extra ships tqdm), or a
+    silent stand-in when ``show`` is false or tqdm is missing."""
+    if not show:
+        return _Quiet()
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _Quiet()
+    return tqdm(total=total, desc=f"{what} documents", unit="doc")

@@ -21,7 +21,7 @@ def fake_dense(
         return (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
 
     monkeypatch.setattr(dense, "get_model", lambda model=None: None)
-    monkeypatch.setattr(dense, "query_model", lambda model=None: None)
+    monkeypatch.setattr(dense, "encoder_for", lambda model=None: None)
     monkeypatch.setattr(dense, "_encode_queries", fake_encode)
     emb = np.random.default_rng(seed).normal(size=(n_docs, dim)).astype(np.float32)
     return dense.DenseScorer(emb / np.linalg.norm(emb, axis=1, keepdims=True))

@@ -88,8 +88,10 @@ def cache_path(
 
 
 def embedding_cache_path(model_id: str, texts: list[str], cache_dir: str | Path | None) -> Path:
-    """Where the dense document embeddings of `texts` under `model_id` are cached."""
-    return cache_path("embeddings", model_id, texts, cache_dir, ".npy")
+    """Where the dense document embeddings of `texts` under `model_id` are cached (``-alone``:
+    each vector a function of its text alone, :mod:`logir.index.textalone`; files from before,
+    encoded in padded batches, are not read)."""
+    return cache_path("embeddings", model_id, texts, cache_dir, "-alone.npy")
 
 
 def save_atomic(path: Path, write: Callable[[BinaryIO], None]) -> None:

@@ -1,8 +1,11 @@
 """Bi-encoder scorer (sentence-transformers): cosine similarity of L2-normalised embeddings.
 
-Document embeddings are cached on disk (:mod:`logir.index.cache`), keyed by model id and the
-sha256 of the corpus texts, so a second build over the same corpus loads them instead of
-re-encoding. torch and
+Documents and queries are encoded alike: each vector a function of its text alone
+(:mod:`logir.index.textalone`) for the models :mod:`logir.index.packing` knows, by the lean
+encoder (:mod:`logir.index.leanbert`, no sentence-transformers import) where the model is a local
+BERT folder it reproduces; any other model by its own ``encode``. Document embeddings are cached
+on disk (:mod:`logir.index.cache`), keyed by model id and the sha256 of the corpus texts, so a
+second build over the same corpus loads them instead of re-encoding. torch and
 sentence-transformers are the optional ``dense`` extra and are imported only when needed.
 """
 
@@ -78,7 +81,8 @@ def get_model(model: str | None = None) -> Any:
 
 
 def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) -> np.ndarray:
-    """L2-normalised float32 embeddings ``[len(texts), dim]``."""
+    """L2-normalised float32 embeddings ``[len(texts), dim]`` from a sentence-transformers
+    model's own ``encode``, in padded batches."""
     emb = model.encode(
         list(texts),
         batch_size=batch_size,
@@ -89,10 +93,31 @@ def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) 
     return np.ascontiguousarray(emb, dtype=np.float32)
 
 
-def query_model(model: str | None = None) -> Any:
-    """What encodes query texts for ``model``: the model itself once this process has loaded
-    it, else the lean encoder where the model allows (:mod:`logir.index.leanbert`: the same
-    vectors, without importing sentence-transformers), else the model, loaded now."""
+def _embed_texts(model: Any, texts: list[str], batch_size: int, show_progress: bool) -> np.ndarray:
+    """L2-normalised float32 embeddings ``[len(texts), dim]``, each a function of its text alone
+    where the model allows (:mod:`logir.index.textalone`: the same bits whatever is encoded
+    beside it), documents as queries; else `_encode`. ``model`` as :func:`encoder_for` gives it:
+    a sentence-transformers model or a lean encoder."""
+    packer = model if isinstance(model, PackedEncoder) else packed_encoder(model)
+    if packer is not None:
+        from logir.progress import encoder_bar
+
+        bar = encoder_bar(len(texts), "dense", show_progress)
+        try:
+            alone = encode_alone(packer, list(texts), normalize=True, progress=bar.update)
+        finally:
+            bar.close()
+        if alone is not None:
+            return alone
+        if isinstance(model, PackedEncoder):  # the lean tokenizer truncates to the positions
+            raise LogirError("a text has more tokens than the model has positions")
+    return _encode(model, texts, batch_size, show_progress)
+
+
+def encoder_for(model: str | None = None) -> Any:
+    """What encodes texts for ``model``: the model itself once this process has loaded it, else
+    the lean encoder where the model allows (:mod:`logir.index.leanbert`: the same vectors,
+    without importing sentence-transformers), else the model, loaded now."""
     model_id = model or DEFAULT_MODEL
     if model_id in _MODELS:
         return _MODELS[model_id]
@@ -105,16 +130,8 @@ def query_model(model: str | None = None) -> Any:
 
 
 def _encode_queries(model: Any, texts: list[str], batch_size: int = 64) -> np.ndarray:
-    """Query embeddings as `_encode` gives them, each a function of its text alone where the
-    model allows (:mod:`logir.index.textalone`: the same bits whatever is encoded beside it);
-    ``model`` is a sentence-transformers model or a lean encoder (:func:`query_model`)."""
-    packer = model if isinstance(model, PackedEncoder) else packed_encoder(model)
-    alone = encode_alone(packer, texts, normalize=True) if packer is not None else None
-    if alone is not None:
-        return alone
-    if isinstance(model, PackedEncoder):  # the lean tokenizer truncates to the position table
-        raise LogirError("a query text has more tokens than the model has positions")
-    return _encode(model, texts, batch_size, False)
+    """Query embeddings, as :func:`_embed_texts` gives them, with no bar."""
+    return _embed_texts(model, texts, batch_size, False)
 
 
 class DenseScorer:
@@ -176,7 +193,7 @@ class DenseScorer:
                     log.info("loaded %d cached document embeddings from %s", len(texts), path)
                     return cls(emb, model_id)
                 log.warning("ignoring embedding cache %s of shape %s", path, emb.shape)
-        emb = _encode(get_model(model_id), texts, batch_size, show_progress)
+        emb = _embed_texts(encoder_for(model_id), texts, batch_size, show_progress)
         save_npy_atomic(path, emb)
         log.info("encoded %d documents with %s; cached at %s", len(texts), model_id, path)
         return cls(emb, model_id)
@@ -234,7 +251,7 @@ class DenseScorer:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         missing = list(dict.fromkeys(t for t in texts if t not in self._queries))
         if missing:
-            new = _encode_queries(query_model(self.model_id), missing)
+            new = _encode_queries(encoder_for(self.model_id), missing)
             if new.shape[1] != self.dim:
                 raise LogirError(
                     f"model {self.model_id!r} gives {new.shape[1]}-d vectors, "
@@ -261,7 +278,7 @@ class DenseScorer:
         kept on disk between processes (:mod:`logir.index.wordcache`)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        model = query_model(self.model_id)
+        model = encoder_for(self.model_id)
         store = word_store(model, self.model_id, self.dim, lambda ws: _encode_queries(model, ws))
         found = store.get(list(texts)) if store is not None else {}
         missing = [t for t in dict.fromkeys(texts) if t not in found]

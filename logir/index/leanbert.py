@@ -1,4 +1,4 @@
-"""Query vectors from a BERT sentence-transformers folder, in plain torch.
+"""Text vectors from a BERT sentence-transformers folder, in plain torch.
 
 Importing sentence-transformers imports transformers and scikit-learn: about 8 s of a 2-core
 CPU before the first query is encoded, most of a one-off ``logir search`` with the default
@@ -14,7 +14,7 @@ The encoder runs the same torch operations, in the same order, as transformers' 
 (truncated to ``max_seq_length``), so its vectors equal the model's own to float rounding
 (tests/index/test_leanbert.py checks them against sentence-transformers). It plugs into
 :class:`logir.index.packing.PackedEncoder`, so :mod:`logir.index.textalone` encodes with it as
-with the model. Documents are still encoded by sentence-transformers when an index is built.
+with the model, documents when an index is built as well as queries.
 ``LOGIR_LEAN_ENCODER=0`` turns it off.
 """
 

@@ -147,9 +147,11 @@ class SpladeEncoder:
         """Vectors ``[len(texts), vocab]``, encoded in batches of similar length."""
         import torch
 
+        from logir.progress import encoder_bar
+
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         blocks: list[sp.csr_matrix] = []
-        bar = _progress(len(texts), "SPLADE", show_progress)
+        bar = encoder_bar(len(texts), "SPLADE", show_progress)
         with torch.inference_mode():
             for start in range(0, len(texts), batch_size):
                 batch = [texts[i] for i in order[start : start + batch_size]]
@@ -182,23 +184,6 @@ def get_splade(model: str | None = None) -> SpladeEncoder:
     if key not in _SPLADE:
         _SPLADE[key] = SpladeEncoder(model)
     return _SPLADE[key]
-
-
-def _progress(total: int, what: str, show: bool) -> Any:
-    """A tqdm bar (the dense extra ships tqdm), or a silent stand-in."""
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        show = False
-    if not show:
-
-        class _Quiet:
-            def update(self, n: int) -> None: ...
-
-            def close(self) -> None: ...
-
-        return _Quiet()
-    return tqdm(total=total, desc=f"{what} documents", unit="doc")
 
 
 # -- scorer -----------------------------------------------------------------------------------

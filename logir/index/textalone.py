@@ -21,6 +21,8 @@ encoded by their own ``encode`` in a padded batch, which does depend on the batc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from logir.index.packing import PackedEncoder
@@ -38,11 +40,15 @@ def padded_length(tokens: int, limit: int) -> int:
 
 
 def encode_alone(
-    packer: PackedEncoder, texts: list[str], normalize: bool = False
+    packer: PackedEncoder,
+    texts: list[str],
+    normalize: bool = False,
+    progress: Callable[[int], object] | None = None,
 ) -> np.ndarray | None:
     """Float32 embeddings ``[len(texts), dim]`` of the packer's model, each row a function of
-    its text alone (see the module); ``normalize`` as ``encode``'s ``normalize_embeddings``.
-    None when a text has more tokens than the model has positions."""
+    its text alone (see the module); ``normalize`` as ``encode``'s ``normalize_embeddings``;
+    ``progress(n)`` after each pass of ``n`` texts. None when a text has more tokens than the
+    model has positions."""
     import torch
 
     bert = packer.bert
@@ -77,4 +83,6 @@ def encode_alone(
                     for _ in range(packer.normalize_layers + int(normalize)):
                         emb = torch.nn.functional.normalize(emb, p=2, dim=0)
                     out[i] = emb.float().cpu().numpy()
+            if progress is not None:
+                progress(len(chunk))
     return out

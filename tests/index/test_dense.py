@@ -84,7 +84,7 @@ def test_disk_cache_hit_on_second_build(tmp_path, monkeypatch: pytest.MonkeyPatc
     files = list((tmp_path / "cache" / "embeddings").glob("*.npy"))
     assert len(files) == 1 and "all-MiniLM-L6-v2" in files[0].name
 
-    monkeypatch.setattr(dense, "_encode", _fail)
+    monkeypatch.setattr(dense, "_embed_texts", _fail)
     second = DenseScorer.build(CORPUS, show_progress=False)
     np.testing.assert_array_equal(first.embeddings, second.embeddings)
     # a different corpus misses the cache
@@ -180,3 +180,11 @@ def test_loading_the_model_draws_no_bar_and_leaves_the_setting_alone(
     finally:
         if not was_on:
             hf_logging.disable_progress_bar()
+
+
+def test_a_document_vector_is_its_text_encoded_alone(scorer: DenseScorer) -> None:
+    # documents go through the query path: each vector depends on its own text only, so a
+    # passage searched for by its own text scores 1 to float rounding, in any corpus
+    np.testing.assert_array_equal(scorer.embeddings, scorer.embed(CORPUS))
+    alone = DenseScorer.build(CORPUS[2:4], show_progress=False)
+    np.testing.assert_array_equal(alone.embeddings, scorer.embeddings[2:4])

@@ -136,11 +136,11 @@ def test_queries_use_the_lean_encoder_until_the_model_is_loaded(
     folder = str(_st_folder(tmp_path))
     monkeypatch.setattr(dense, "_MODELS", {})
     monkeypatch.setattr(dense, "_LEAN", {})
-    lean = dense.query_model(folder)
-    assert isinstance(lean, PackedEncoder) and dense.query_model(folder) is lean
+    lean = dense.encoder_for(folder)
+    assert isinstance(lean, PackedEncoder) and dense.encoder_for(folder) is lean
     scorer = dense.DenseScorer(np.eye(32, dtype=np.float32)[:3], model=folder)
     got = scorer.embed(["vitamin bone health"])
     assert not dense._MODELS  # sentence-transformers never loaded the model
     loaded = dense.get_model(folder)
-    assert dense.query_model(folder) is loaded  # once loaded, the model itself encodes
+    assert dense.encoder_for(folder) is loaded  # once loaded, the model itself encodes
     np.testing.assert_array_equal(dense._encode_queries(loaded, ["vitamin bone health"]), got)
