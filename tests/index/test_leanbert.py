@@ -124,7 +124,9 @@ def test_models_it_does_not_reproduce_get_none(
 
     weights = load_file(str(half / "model.safetensors"))
     save_file({k: v.half() for k, v in weights.items()}, str(half / "model.safetensors"))
-    for folder_ in (prompts, lower, other, relu, no_weights, half):
+    broken = variant("broken-tokenizer")
+    (broken / "tokenizer.json").write_text("{not json", encoding="utf-8")
+    for folder_ in (prompts, lower, other, relu, no_weights, half, broken):
         assert lean_encoder(folder_) is None, folder_.name
     monkeypatch.setenv("LOGIR_LEAN_ENCODER", "0")
     assert lean_encoder(folder) is None
