@@ -81,3 +81,17 @@ def test_hybrid_search_encodes_the_query_without_sentence_transformers(
     found = _loaded(index, '"vitamin D" AND NOT "bone health"', "hybrid")
     assert found["code"] == 0 and "torch" in found["loaded"]
     assert not {"sentence_transformers", "transformers", "sklearn"} & set(found["loaded"])
+
+
+def test_the_reader_called_directly_loads_spacy_without_torch() -> None:
+    # the LLM reader falls back to the rules by calling decompose, not through read()
+    pytest.importorskip("spacy")
+    code = (
+        "import sys; from logir.query.natural import decompose; "
+        "decompose('vitamin D other than bone health'); "
+        "print('spacy' in sys.modules, 'torch' in sys.modules)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=cli_env(), timeout=600)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "False"]

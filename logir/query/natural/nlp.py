@@ -24,6 +24,9 @@ def load_nlp() -> Any:
     """The spaCy pipeline, or None when spaCy or its model is missing or LOGIR_NO_SPACY is set."""
     if os.environ.get("LOGIR_NO_SPACY"):
         return None
+    from logir.query.lean_spacy import import_spacy
+
+    import_spacy()  # without torch, whichever path reads the text first (the LLM's fallback too)
     try:
         import spacy
     except ImportError:
