@@ -723,6 +723,11 @@ CASES: list[tuple[str, Query]] = [
         "why do people get evacuated? real examples. no war ones, she's 9",
         And(T("why do people get evacuated? real examples"), Not(T("war"))),
     ),
+    # session 30: a word in "-ing" before "or" is a list item after ", not" ("stirling")
+    (
+        "scottish castles, not stirling or edinburgh",
+        And(T("scottish castles"), Not(T("stirling")), Not(T("edinburgh"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",
@@ -1929,6 +1934,12 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("patients without p53 mutations", "negation:without"),
         ("countries that don't deal with china", "negation:predicate"),
         ("those studies which do not concern order entry systems", "negation:dont-mention"),
+        # a word in "-ing" before "or" after "but not" / ", not" is a list item (a town), after
+        # "are not" a verb
+        ("scottish castles, not stirling or edinburgh", "negation:comma-not"),
+        ("towns in berkshire but not reading or slough", "negation:but-not"),
+        ("young people who are not working or studying", "negation:predicate"),
+        ("drugs approved but not being marketed or sold", "negation:predicate"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

@@ -962,6 +962,9 @@ _WRITING_BEFORE = re.compile(
 )
 # A negation whose kind its cue leaves open: the words after it decide.
 _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
+#: the open cues with no verb before them ("but not", ", not"): a word in "-ing" there followed
+#: by "or" is a list item ("reading" the town), where after "are not" it is a verb
+_SET_OFF = frozenset({NEGATION_BUT_NOT, NEGATION_COMMA_NOT})
 
 
 def negated_kind(name: str, negated: str, before: str = "", clause: str = "") -> str:
@@ -1014,6 +1017,9 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         return name
     if nxt is None or nxt.group(1).lower() == "by":
         return name
+    if name in _SET_OFF and nxt.group(1).lower() in ("or", "and", "nor"):
+        return name  # "castles, but not stirling or edinburgh": items in a list, not a verb
+
     if _MADE_OF.fullmatch(word) and nxt.group(1).lower() in ("from", "with", "of", "using"):
         return name  # "cheeses that aren't made from cow's milk": what it is made of, left out
     if _MADE_IN.fullmatch(word) and nxt.group(1).lower() == "in":
