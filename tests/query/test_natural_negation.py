@@ -728,6 +728,17 @@ CASES: list[tuple[str, Query]] = [
         "scottish castles, not stirling or edinburgh",
         And(T("scottish castles"), Not(T("stirling")), Not(T("edinburgh"))),
     ),
+    # ... and a label's answer after a colon: "X: skip", "X: no."
+    (
+        "material microstructure - polymers, bone. amorphous/glassy solids: skip",
+        And(T("material microstructure - polymers, bone"), Not(T("amorphous/glassy solids"))),
+    ),
+    (
+        "B. subtilis gene regulation. Sporulation and Tat secretion: no.",
+        And(T("B. subtilis gene regulation"), Not(T("Sporulation")), Not(T("Tat secretion"))),
+    ),
+    ("is it safe to drink tap water: no", T("is it safe to drink tap water: no")),
+    ("reasons to skip: no", T("reasons to skip: no")),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",

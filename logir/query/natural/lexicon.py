@@ -171,6 +171,8 @@ POSTPOSED = (
     r"|excluded|(?:set|left)\s+aside(?:\s+(?:entirely|altogether|completely))?"
     # "the art history side can be left out of tonight's lecture"
     r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
+    # "amorphous/glassy solids: skip", "Sporulation and Tat secretion: no." (a label's answer)
+    r"|(?<=\w:\s)(?:skip|no|nope|pass)"
     # "mob guys off limits"
     r"|(?:(?:is|are)\s+)?off[\s-]limits"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
