@@ -738,6 +738,10 @@ CASES: list[tuple[str, Query]] = [
         And(T("B. subtilis gene regulation"), Not(T("Sporulation")), Not(T("Tat secretion"))),
     ),
     ("is it safe to drink tap water: no", T("is it safe to drink tap water: no")),
+    (
+        "agarose gel electrophoresis of DNA. Pulsed-field techniques are out of scope for her.",
+        And(T("agarose gel electrophoresis of DNA"), Not(T("Pulsed-field techniques"))),
+    ),
     ("reasons to skip: no", T("reasons to skip: no")),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (

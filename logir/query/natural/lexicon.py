@@ -177,7 +177,8 @@ POSTPOSED = (
     r"|(?:(?:is|are)\s+)?off[\s-]limits"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
-    r"|(?:(?:is|are)\s+)?out\s+of\s+scope(?:\s+(?:for|to)\s+(?:me|us|this(?:\s+one)?|now))?"
+    # ("... out of scope for her": the one the search is for)
+    r"|(?:(?:is|are)\s+)?out\s+of\s+scope(?:\s+(?:for|to)\s+(?:me|us|her|him|them|this(?:\s+one)?|now))?"
     # "its origins in the CCIR are beyond the scope of this request"
     r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+(?:the|its|my|our|this)\s+(?:scope|remit)(?:\s+of\s+(?:this|my|our|the)\s+"
     r"(?:request|inquiry|enquiry|search|project|review|question|piece|episode))?"
