@@ -39,6 +39,7 @@ CONFIG_FILE = "dense.json"
 EMBEDDINGS_FILE = "embeddings.npy"
 _QUERY_CACHE_SIZE = 4096
 _SCORE_BUDGET = 1 << 25  # float32 cells per query chunk in search (128 MiB)
+_ALONE_CHUNK = 4096  # texts tokenized and encoded together (each vector depends on its own text)
 
 _MODELS: dict[str, Any] = {}
 _LEAN: dict[str, PackedEncoder | None] = {}
@@ -102,13 +103,20 @@ def _embed_texts(model: Any, texts: list[str], batch_size: int, show_progress: b
     if packer is not None:
         from logir.progress import encoder_bar
 
+        texts = list(texts)
+        out = np.empty((len(texts), int(packer.bert.config.hidden_size)), dtype=np.float32)
         bar = encoder_bar(len(texts), "dense", show_progress)
-        try:
-            alone = encode_alone(packer, list(texts), normalize=True, progress=bar.update)
+        try:  # in chunks: a chunk's token ids are held at once, not the whole corpus's
+            for start in range(0, len(texts), _ALONE_CHUNK):
+                chunk = texts[start : start + _ALONE_CHUNK]
+                alone = encode_alone(packer, chunk, normalize=True, progress=bar.update)
+                if alone is None:
+                    break
+                out[start : start + len(chunk)] = alone
+            else:
+                return out
         finally:
             bar.close()
-        if alone is not None:
-            return alone
         if isinstance(model, PackedEncoder):  # the lean tokenizer truncates to the positions
             raise LogirError("a text has more tokens than the model has positions")
     return _encode(model, texts, batch_size, show_progress)

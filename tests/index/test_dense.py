@@ -188,3 +188,11 @@ def test_a_document_vector_is_its_text_encoded_alone(scorer: DenseScorer) -> Non
     np.testing.assert_array_equal(scorer.embeddings, scorer.embed(CORPUS))
     alone = DenseScorer.build(CORPUS[2:4], show_progress=False)
     np.testing.assert_array_equal(alone.embeddings, scorer.embeddings[2:4])
+
+
+def test_a_corpus_is_encoded_in_chunks_to_the_same_vectors(
+    scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dense, "_ALONE_CHUNK", 2)  # token ids of two texts held at a time
+    got = dense._embed_texts(dense.encoder_for(), CORPUS, 64, False)
+    np.testing.assert_array_equal(got, scorer.embeddings)
