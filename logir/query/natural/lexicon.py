@@ -1022,7 +1022,6 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         return name
     if name in _SET_OFF and nxt.group(1).lower() in ("or", "and", "nor"):
         return name  # "castles, but not stirling or edinburgh": items in a list, not a verb
-
     if _MADE_OF.fullmatch(word) and nxt.group(1).lower() in ("from", "with", "of", "using"):
         return name  # "cheeses that aren't made from cow's milk": what it is made of, left out
     if _MADE_IN.fullmatch(word) and nxt.group(1).lower() == "in":

@@ -199,8 +199,12 @@ def _ends_clause(text: str, j: int) -> bool:
 def _first_comma(text: str, start: int, stop: int) -> re.Match[str] | None:
     """The first comma in text[start:stop] outside brackets opened there ("excl dietary exposures
     (fruit, SSBs)": the bracketed list is part of the item)."""
+    depth = 0  # counted up to each comma from the one before, as _boundary_after counts
+    counted = start
     for m in _FIRST_COMMA.finditer(text, start, stop):
-        if text.count("(", start, m.start()) <= text.count(")", start, m.start()):
+        depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
+        counted = m.start()
+        if depth <= 0:
             return m
     return None
 
