@@ -150,17 +150,14 @@ class LeanBert:
         first = weights["embeddings.word_embeddings.weight"]
         self.device: torch.device = first.device
         self.dtype: torch.dtype = first.dtype
+        self._F = torch.nn.functional  # looked up once, not in every layer's calls
 
     def _ln(self, x: Any, name: str) -> Any:
-        import torch
-
         w, b = self.w[name + ".weight"], self.w[name + ".bias"]
-        return torch.nn.functional.layer_norm(x, (x.shape[-1],), w, b, self.eps)
+        return self._F.layer_norm(x, (x.shape[-1],), w, b, self.eps)
 
     def _dense(self, x: Any, name: str) -> Any:
-        import torch
-
-        return torch.nn.functional.linear(x, self.w[name + ".weight"], self.w[name + ".bias"])
+        return self._F.linear(x, self.w[name + ".weight"], self.w[name + ".bias"])
 
     def __call__(
         self, input_ids: Any, attention_mask: Any = None, position_ids: Any = None
@@ -169,7 +166,7 @@ class LeanBert:
         ``[batch, length]`` or an additive one ``[batch, 1, length, length]``."""
         import torch
 
-        F = torch.nn.functional
+        F = self._F
         batch, length = input_ids.shape
         if position_ids is None:
             position_ids = torch.arange(length, device=input_ids.device)[None]
@@ -188,12 +185,12 @@ class LeanBert:
                 mask = keep.expand(batch, 1, length, length)
         size = x.shape[-1] // self.heads
         scale = 1.0 / math.sqrt(size)
+
+        def heads(t: Any) -> Any:
+            return t.view(batch, length, -1, size).transpose(1, 2)
+
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
-
-            def heads(t: Any) -> Any:
-                return t.view(batch, length, -1, size).transpose(1, 2)
-
             q = heads(self._dense(x, p + "attention.self.query"))
             k = heads(self._dense(x, p + "attention.self.key"))
             v = heads(self._dense(x, p + "attention.self.value"))
