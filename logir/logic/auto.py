@@ -310,7 +310,9 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
 
 
 #: the first question mark(s) of a text, with more text after them
-_QUESTION_END = re.compile(r"\?+\s*(?=\S)")
+#: where a question's sentence ends with more text after it: question marks, or a full stop
+#: that ends no abbreviation ("who owned which newspaper. w/o the toronto star")
+_QUESTION_END = re.compile(r"\?+\s*(?=\S)|\.\s+(?=\S)")
 
 
 def _negation_after_question(text: str) -> bool:
@@ -318,9 +320,17 @@ def _negation_after_question(text: str) -> bool:
     the puritans?? not the sex and marriage part"): it leaves a topic out of the passages, not
     a kind of answer out of the question."""
     from logir.query import negated_terms
+    from logir.query.natural.view import is_abbreviation
     from logir.query.reading import read
 
-    end = _QUESTION_END.search(text)
+    end = next(
+        (
+            m
+            for m in _QUESTION_END.finditer(text)
+            if text[m.start()] == "?" or not is_abbreviation(text, m.start())
+        ),
+        None,
+    )
     if end is None:
         return False
     return not negated_terms(read(text[: end.start() + 1], "natural").query)

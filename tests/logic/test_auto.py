@@ -41,11 +41,19 @@ def test_plan_follows_the_policy() -> None:
         # ... or the negation comes in a sentence of its own after the question
         "who were the puritans?? not the sex and marriage part",
         "Who painted the Mona Lisa? Not interested in the theft.",
+        # (a full stop ends the question too, but not one that ends an abbreviation)
+        "who owned which newspaper and who bought it. w/o the toronto star",
     ):
         assert plan_query(text, "cues").kind == "exclude", text
     assert plan_query("Which rivers flow through Germany but not France? Thanks", "cues").kind == (
         "flat"
     )
+    for text in (
+        "Which actors in St. Elmo's Fire were not American? Thanks",
+        "Which rivers in the St. Lawrence basin are not in Canada",
+        "Which rivers don't flow into the sea. I need it for school",
+    ):
+        assert plan_query(text, "cues").kind == "flat", text
     assert plan_query("In 2010, films by Nolan other than Inception", "cues").kind == "exclude"
     assert plan_query("symptoms of strep throat", "always").kind == "flat"
     assert plan_query('"a" AND NOT "b"', "never").kind == "flat"

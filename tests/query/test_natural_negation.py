@@ -743,6 +743,66 @@ CASES: list[tuple[str, Query]] = [
         And(T("agarose gel electrophoresis of DNA"), Not(T("Pulsed-field techniques"))),
     ),
     ("reasons to skip: no", T("reasons to skip: no")),
+    # session 31: "no need" as a verdict after its item, with or without a comma
+    (
+        "coeliac disease immunology and diagnosis, gluten free diet part no need",
+        And(T("coeliac disease immunology and diagnosis"), Not(T("gluten free diet"))),
+    ),
+    (
+        "algeria under the french. the ottoman time with the corsairs, no need",
+        And(T("algeria under the french"), Not(T("ottoman time with the corsairs"))),
+    ),
+    ("star wars films, the sequels, not wanted", And(T("star wars films"), Not(T("sequels")))),
+    (
+        "camping trips where there is no need for a car",
+        T("camping trips where there is no need for a car"),
+    ),
+    # ... and an item named first in a comment on it that the exclusion then leaves out
+    (
+        "dams, planes, whatever. airships r boring, no airships",
+        And(T("dams, planes, whatever"), Not(T("airships"))),
+    ),
+    (
+        "jazz albums. free jazz is way too slow, no free jazz pls",
+        And(T("jazz albums"), Not(T("free jazz"))),
+    ),
+    (
+        "coffee drinks, coffee is overrated, no coffee",
+        T("coffee drinks, coffee is overrated, no coffee"),
+    ),
+    # ... a third person's dislike, "outside what I need", "off limits for this"
+    (
+        "films with insects in them for my son? he's sick of spider-man tho",
+        And(T("films with insects in them for my son"), Not(T("spider-man"))),
+    ),
+    (
+        "clothing in history and fiction. Drag costumes are outside what I need.",
+        And(T("clothing in history and fiction"), Not(T("Drag costumes"))),
+    ),
+    (
+        "harvesting things from nature - trees, herbs, crops. whales are off limits for this",
+        And(T("harvesting things from nature - trees, herbs, crops"), Not(T("whales"))),
+    ),
+    # "that one" after an item already left out points back at it
+    (
+        "celebrations n anniversaries... mothers day doesnt count, already did that one",
+        And(T("celebrations n anniversaries"), Not(T("mothers day"))),
+    ),
+    # a question about the head after a comma ends the excluded item
+    (
+        "police forces outside the UK, how they are organised",
+        And(T("police forces, how they are organised"), Not(T("UK"))),
+    ),
+    (
+        "rivers other than the nile, where they rise and where they end",
+        And(T("rivers, where they rise and where they end"), Not(T("nile"))),
+    ),
+    ("cities except Paris, where it rains", And(T("cities"), Not(T("Paris")))),
+    # a hedge before the excluded thing is no part of it
+    (
+        "law enforcement bodies that aren't actually police forces",
+        And(T("law enforcement bodies"), Not(T("police forces"))),
+    ),
     # a slash set off by spaces parts two excluded items; a slash inside a word does not
     (
         "films with androids in them, excluding blade runner / do androids dream",
@@ -1943,6 +2003,11 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("lightning hitting a plane without doing any serious damage", "negation:predicate"),
         ("how to lose weight without dieting", "negation:without"),
         ("recipes without using eggs", "negation:without"),
+        # ... and so does a manner after it ("without permission", "without trial")
+        ("forts built on native land without anyone's permission", "negation:predicate"),
+        ("ppl executed w/o any trial", "negation:predicate"),
+        ("islands taken without a fight", "negation:predicate"),
+        ("islands without a harbour", "negation:without"),
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),
         ("describe the band, can you do it without making any references", "negation:without"),

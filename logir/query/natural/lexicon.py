@@ -174,7 +174,8 @@ POSTPOSED = (
     # "amorphous/glassy solids: skip", "Sporulation and Tat secretion: no." (a label's answer)
     r"|(?<=\w:\s)(?:skip|no|nope|pass)"
     # "mob guys off limits"
-    r"|(?:(?:is|are)\s+)?off[\s-]limits"
+    # ("whales are off limits for this, different essay")
+    r"|(?:(?:is|are)\s+)?off[\s-]limits(?:\s+(?:for|to)\s+(?:me|us|her|him|them|this(?:\s+one)?|now))?"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     # ("... out of scope for her": the one the search is for)
@@ -239,6 +240,8 @@ POSTPOSED = (
     # things i dont want", "his quarrel with Sartre doesn't interest me in the least", "huxley
     # coining the word doesnt matter to me"
     r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+(?:needed|required|necessary)"
+    # "coeliac immunology and diagnosis, gluten free diet part no need"
+    r"|no\s+need(?:\s+for\s+(?:it|them|that|those))?"
     r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
     rf"|{_DOES_NOT}\s+interest\s+(?:me|us|her|him|them)(?:\s+in\s+the\s+least|\s+at\s+all)?"
     rf"|{_DOES_NOT}\s+matter(?:\s+(?:to|for)\s+(?:me|us|this(?:\s+one)?|now))?(?:\s+at\s+all|\s+much)?"
@@ -252,6 +255,9 @@ POSTPOSED = (
     r"(?:inquiry|enquiry|scope|question|brief|remit|purview|concern|interest|focus|project|purpose|topic"
     r"|assignment|essay)(?:\s+of\s+(?:the|this|my|our)\s+(?:present\s+)?(?:inquiry|enquiry"
     r"|question|search|request|project|review|assessment|report|summary|piece))?"
+    # "Drag costumes are outside what I need."
+    r"|(?:is|are|falls?|lies?)\s+outside\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
+    r"(?:need|want|search(?:ing)?\s+for|look(?:ing)?\s+for|after|asking\s+for|ask\s+for)"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
@@ -264,6 +270,13 @@ POSTPOSED = (
     # "pancreatic cancer should not be included"
     r"|(?:(?:should|must)\s+not|shouldn['\u2019]?t|mustn['\u2019]?t)\s+be\s+(?:included|covered"
     r"|mentioned|considered|discussed)"
+)
+
+#: a comma between an item and a short verdict on it that ends the clause: "the ottoman time
+#: with the corsairs, no need", "the sequels, not wanted"
+VERDICT_COMMA = (
+    r",\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary))\s*(?:[.;?!)]|$"
+    r"|\s(?:tho|though|thx|thanks|lol|pls|please)\b))"
 )
 
 #: words before "apart" that make it a distance or a break, not a leaving out ("worlds apart")
@@ -557,7 +570,7 @@ CUES: tuple[Cue, ...] = (
         # japanese) isn't wanted")
         rf"(?=(?:[^,;.?!()\-\u2013\u2014]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\))"
         r"{1,60}?"
-        rf"\s+(?:{AFTER_ITEM}"
+        rf"(?:\s+|{VERDICT_COMMA})(?:{AFTER_ITEM}"
         rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao"
         r"|haha)\b))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
@@ -759,8 +772,10 @@ CUES: tuple[Cue, ...] = (
         r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for)\b"
         # "i'm sick of hearing about eamon ryan", "we are tired of reading about X"
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|though|although)\s+)"
-        r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+(?:so\s+|really\s+)?(?:sick|tired)\s+of"
-        r"(?:\s+(?:hearing|reading)(?:\s+about)?)?\b"
+        # ("he's sick of spider-man tho": the one the search is for)
+        r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:he|she)(?:\s*['\u2019]s|\s+is)"
+        r"|they(?:\s*['\u2019]re|\s+are))\s+(?:so\s+|really\s+)?(?:sick|tired)\s+of"
+        r"(?:\s+(?:hearing|reading|seeing|watching)(?:\s+about)?)?\b"
         # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
         # (a determiner must follow: "not after 1990" is a date)
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
@@ -963,6 +978,14 @@ _WRITING_BEFORE = re.compile(
     r"\s*$",
     re.I,
 )
+#: after "without", how something was done, not a topic left out: "built without anyone's
+#: permission", "executed without trial", "taken without a fight"
+_WITHOUT_MANNER = re.compile(
+    r"\s*(?:(?:any(?:one|body)['\u2019]?s?|their|his|her|its|the|official|prior|formal|a|any)\s+)?"
+    r"(?:permission|consent|authori[sz]ation|approval|trial|fight|struggle|resistance|bloodshed"
+    r"|warrant|provocation|a\s+shot\s+(?:being\s+)?fired|firing\s+a\s+shot)s?\b",
+    re.I,
+)
 # A negation whose kind its cue leaves open: the words after it decide.
 _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
 #: the open cues with no verb before them ("but not", ", not"): a word in "-ing" there followed
@@ -992,6 +1015,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _WITHOUT_MANNER.match(negated):
+        return NEGATION_PREDICATE  # "forts built without anyone's permission": how it was done
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)
         or (_ABOUT_VERB_START.match(negated) and _WRITING_BEFORE.search(before))
@@ -1051,6 +1076,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
     for p in (
         r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
+        # "bodies that aren't actually police forces": the hedge says nothing of the topic
+        r"(?:actually|really|truly|technically|strictly|necessarily)\s+(?=[^\W\d_])",
         r"(?:any\s+)?references?\s+to\s+",
         # "exclude both the price and the infection risk"
         r"both\s+(?=\S+(?:\s+\S+){0,4}\s+and\s)",

@@ -33,6 +33,7 @@ from logir.query.natural.lexicon import (
     NO_FOLLOW_EXCEPT,
     NT,
     POSTPOSED,
+    VERDICT_COMMA,
     negated_kind,
     verbal_kind,
 )
@@ -53,6 +54,9 @@ _BOUNDARY = re.compile(
     r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
     rf"|{AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
     r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    # "police forces outside the UK, how they are organised": a question about the head (plural)
+    # after a comma ends the item
+    r"|,\s*(?=(?:how|what|why|when|where|whether)\s+(?:they|their|to)\b)"
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
@@ -89,7 +93,7 @@ _ASIDE = re.compile(
     # longer cues first ("if sport were left out entirely")
     # "houston's a no": the "'s" is the copula's
     r"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one)\b))?"
-    rf"\s+(?:{POSTPOSED}|(?:(?:is|are|was|were|be|being)\s+)?(?:{AFTER_ITEM}"
+    rf"(?:\s+|{VERDICT_COMMA})(?:{POSTPOSED}|(?:(?:is|are|was|were|be|being)\s+)?(?:{AFTER_ITEM}"
     r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
     # "leave the arachne story alone"
     r"|alone"
@@ -542,7 +546,40 @@ _ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning|with)\s+(?=\S)
 
 
 #: a negated "concept" that only points back at one named before ("those", "them", "it")
-_BACK_REFERENCE = re.compile(r"(?:those|these|them|that|this|it|him|her|they|ones)?", re.I)
+#: a clause that only says the speaker dislikes its subject ("airships r boring", "jazz is way
+#: too slow"), right before an exclusion of that subject
+_DISLIKE_COMMENT = re.compile(
+    r"(?:[\w'\u2019-]+\s+){1,5}(?:is|are|r|was|were|seem|seems|get|gets)\s+"
+    r"(?:so\s+|too\s+|really\s+|kinda\s+|pretty\s+|very\s+|a\s+bit\s+|just\s+|way\s+too\s+"
+    r"|super\s+)?(?:boring|overrated|dull|lame|gross|annoying|tedious|meh|cringe|overdone"
+    r"|tiresome|disgusting|awful|terrible|the\s+worst|slow|depressing|creepy)",
+    re.I,
+)
+_COMMENT_CHARS = 80
+
+
+def _comment_before(text: str, cue_start: int) -> tuple[int, int] | None:
+    """The span of a dislike comment ending right before the cue at ``cue_start`` ("airships r
+    boring, | no airships"): from the clause's start to the cue; None when there is none."""
+    end = len(text[:cue_start].rstrip(" ,;:-\u2013\u2014"))
+    low = max(0, end - _COMMENT_CHARS)
+    start = end
+    while start > low and text[start - 1] not in ".;!?,:()\n\u2013\u2014":
+        start -= 1
+    if start == low and low > 0:
+        return None  # a longer clause: no short comment
+    while start < end and text[start].isspace():
+        start += 1
+    if start == end or not _DISLIKE_COMMENT.fullmatch(text, start, end):
+        return None
+    return start, cue_start
+
+
+_BACK_REFERENCE = re.compile(
+    # ("mothers day doesnt count, already did that one")
+    r"(?:those|these|them|that|this|it|him|her|they|ones|(?:that|this)\s+one|(?:those|these)\s+ones)?",
+    re.I,
+)
 _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
 
 #: the end of a text's first sentence, with more text after it
@@ -616,8 +653,9 @@ def negations(v: View, b: Builder) -> Clause:
         if h.name in EXCLUDING_CUES:
             concepts = [_chat_dropped(item) for c in concepts for item in split_list(c)]
         concepts = [without_article(c) for c in concepts]
-        if not all(c.has_content() for c in concepts):
-            if negated and all(_BACK_REFERENCE.fullmatch(c.text) for c in concepts):
+        back = bool(negated) and all(_BACK_REFERENCE.fullmatch(c.text) for c in concepts)
+        if back or not all(c.has_content() for c in concepts):
+            if back:
                 # "can we leave the boy bands out? she's not interested in those": the pronoun
                 # points back at what is already left out, so the restatement is no part of the
                 # positive either
@@ -633,7 +671,17 @@ def negations(v: View, b: Builder) -> Clause:
         if all(content_words(c.text) <= said for c in concepts) and all(
             content_words(text[s:e]) <= said for s, e in parts
         ):
-            continue  # excluding what the query also asks for would defeat it
+            comment = _comment_before(text, h.cue_start)
+            if comment is None:
+                continue  # excluding what the query also asks for would defeat it
+            # "airships r boring, no airships": the item is named first in a comment on it,
+            # which goes with the exclusion
+            trial = [*trial, comment]
+            rest = v.without(trial).trim()
+            if not rest.has_content() or any(
+                content_words(c.text) <= content_words(rest.text) for c in concepts
+            ):
+                continue
         cuts = trial
         short = len(text.split()) <= _PROPERTY_MAX_WORDS  # a category, not a long question
         prop = (
