@@ -798,6 +798,15 @@ CASES: list[tuple[str, Query]] = [
         And(T("rivers, where they rise and where they end"), Not(T("nile"))),
     ),
     ("cities except Paris, where it rains", And(T("cities"), Not(T("Paris")))),
+    # a comment on the one the search is for goes with the item
+    (
+        "toys and dolls for my granddaughter. Anything except Lego, she has enough of it.",
+        And(T("toys and dolls for my granddaughter"), Not(T("Lego"))),
+    ),
+    (
+        "dinosaur books for my son but not t-rex, he knows it all",
+        And(T("dinosaur books for my son"), Not(T("t-rex"))),
+    ),
     # a hedge before the excluded thing is no part of it
     (
         "law enforcement bodies that aren't actually police forces",
