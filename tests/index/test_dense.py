@@ -196,3 +196,32 @@ def test_a_corpus_is_encoded_in_chunks_to_the_same_vectors(
     monkeypatch.setattr(dense, "_ALONE_CHUNK", 2)  # token ids of two texts held at a time
     got = dense._embed_texts(dense.encoder_for(), CORPUS, 64, False)
     np.testing.assert_array_equal(got, scorer.embeddings)
+
+
+def test_an_interrupted_build_resumes_from_its_chunks(
+    scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOGIR_CACHE", str(cache_root()) + "-resume")  # not the fixture's cache
+    monkeypatch.setattr(dense, "_ALONE_CHUNK", 2)  # chunks of 2, 2 and 1 texts
+    real = dense._embed_chunk
+    calls: list[list[str]] = []
+
+    def killed_at_the_second(*args: object, **kwargs: object) -> np.ndarray:
+        calls.append(list(args[2]))  # type: ignore[call-overload]
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dense, "_embed_chunk", killed_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        DenseScorer.build(CORPUS, show_progress=False)
+    parts = list((cache_root() / "embeddings").glob("*.parts-2/*.npy"))
+    assert [p.name for p in parts] == ["0000000.npy"]  # the first chunk kept, whole
+
+    calls.clear()
+    monkeypatch.setattr(dense, "_embed_chunk", lambda *a, **k: calls.append(a[2]) or real(*a, **k))
+    again = DenseScorer.build(CORPUS, show_progress=False)
+    assert calls == [CORPUS[2:4], CORPUS[4:]]  # only the chunks not written before
+    np.testing.assert_array_equal(again.embeddings, scorer.embeddings)
+    assert not list((cache_root() / "embeddings").glob("*.parts-*"))  # removed once cached
+    assert len(list((cache_root() / "embeddings").glob("*-alone.npy"))) == 1

@@ -168,3 +168,36 @@ def test_splade_in_an_index_directory(splade: SparseScorer, tmp_path: Path) -> N
     assert index.retrievers == ["splade"]
     idx, _ = index.scorer("splade").search(["fruit with potassium"], 1)
     assert idx[0, 0] == 2
+
+
+@pytest.mark.dense
+def test_an_interrupted_splade_build_resumes_from_its_chunks(
+    splade: SparseScorer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from logir.index import sparse
+
+    monkeypatch.setattr(sparse, "_DOC_CHUNK", 2)  # chunks of 2 and 1 texts
+    real = sparse.SpladeEncoder.encode_batch
+    calls: list[list[str]] = []
+
+    def killed_at_the_second(self: object, texts: list[str], *a: object, **k: object) -> object:
+        calls.append(list(texts))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, texts, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sparse.SpladeEncoder, "encode_batch", killed_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        SparseScorer.build(SHORT, cache_dir=tmp_path, show_progress=False)
+    assert [p.name for p in (tmp_path / "sparse").glob("*.parts-2/*")] == ["0000000.npz"]
+
+    calls.clear()
+    again = SparseScorer.build(SHORT, cache_dir=tmp_path, show_progress=False)
+    assert calls == [SHORT[2:]]  # only the chunk not written before
+    assert not list((tmp_path / "sparse").glob("*.parts-*"))
+    monkeypatch.undo()
+    monkeypatch.setattr(sparse, "_DOC_CHUNK", 2)
+    whole = SparseScorer.build(SHORT, cache_dir=tmp_path / "other", show_progress=False)
+    assert (again.doc_vectors != whole.doc_vectors).nnz == 0  # as if never interrupted
+    # and as one chunk, up to the rounding of a batch padded to another length
+    np.testing.assert_allclose(again.doc_vectors.toarray(), splade.doc_vectors.toarray(), atol=1e-5)

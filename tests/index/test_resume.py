@@ -1,0 +1,48 @@
+"""ChunkStore: chunk files written whole, read back only with the right row count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logir.index.resume import ChunkStore
+
+
+def _store(tmp_path: Path, size: int = 3) -> ChunkStore[np.ndarray]:
+    return ChunkStore(
+        tmp_path / "m-abc-alone.npy", size, ".npy", np.save, np.load, lambda a: int(a.shape[0])
+    )
+
+
+def test_a_chunk_written_is_read_back(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    assert store.folder == tmp_path / "m-abc-alone.npy.parts-3"
+    assert store.get(0, 3) is None
+    store.put(0, np.arange(6, dtype=np.float32).reshape(3, 2))
+    np.testing.assert_array_equal(store.get(0, 3), np.arange(6).reshape(3, 2))
+    assert store.get(1, 3) is None
+    assert [p.name for p in store.folder.iterdir()] == ["0000000.npy"]
+
+
+def test_a_chunk_of_the_wrong_size_or_damaged_is_not_used(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = _store(tmp_path)
+    store.put(0, np.zeros((2, 2), dtype=np.float32))
+    assert store.get(0, 3) is None
+    store.path(1).write_bytes(b"\x93NUMPY garbage")
+    assert store.get(1, 3) is None
+    assert "cannot be read" in caplog.text and "2 rows, not 3" in caplog.text
+
+
+def test_another_chunk_size_is_another_folder_and_clear_removes_it(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    store.put(0, np.zeros((3, 2), dtype=np.float32))
+    assert _store(tmp_path, size=4).get(0, 3) is None
+    store.clear()
+    assert not store.folder.exists()
+    store.clear()  # nothing there: no error
+    with pytest.raises(ValueError, match="at least 1"):
+        _store(tmp_path, size=0)
