@@ -160,6 +160,9 @@ SET_CORPORA = {
     "nevir22": "nevir",
     "negconstraint26": "negconstraint",
     "negconstraint17": "negconstraint",
+    "excluir27": "excluir",
+    "nevir23": "nevir",
+    "comlq29": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
