@@ -807,6 +807,14 @@ CASES: list[tuple[str, Query]] = [
         "dinosaur books for my son but not t-rex, he knows it all",
         And(T("dinosaur books for my son"), Not(T("t-rex"))),
     ),
+    # "not that X" points at a thing left out; "not that bad", "not that I know of" do not
+    (
+        "anaconda facts pls. the snake lol not that operation anaconda military thing",
+        And(T("anaconda facts pls. the snake lol"), Not(T("operation anaconda military thing"))),
+    ),
+    ("snakes not that band", And(T("snakes"), Not(T("band")))),
+    ("hotels in rome not that expensive", T("hotels in rome not that expensive")),
+    ("cheap hotels, not that it matters", T("cheap hotels, not that it matters")),
     # a hedge before the excluded thing is no part of it
     (
         "law enforcement bodies that aren't actually police forces",

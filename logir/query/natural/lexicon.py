@@ -391,7 +391,15 @@ LOCATIVE = r"near|outside|around|within|along|across|beyond|inside"
 _NOT_FOLLOW_EXCEPT = (
     r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
     r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
-    r"|unlike|unusual|uncommon|unknown|that|a\s+lot|long|far|later|earlier|before|after|to"
+    r"|unlike|unusual|uncommon|unknown|a\s+lot|long|far|later|earlier|before|after|to"
+    # "not that I know of", "not that bad": a clause or a degree; "not that operation anaconda
+    # military thing", "snakes not that band" point at a thing left out
+    r"|that(?=\s*(?:[,.;:!?)]|$)|\s+(?:i|it|he|she|we|they|you|there|this|these|those|one|much|many"
+    r"|far|long|big|bad|good|different|hard|easy|important|interested|into|keen|fond|sure|great"
+    r"|often|well|simple|common|old|new|high|low|expensive|cheap|difficult|useful|relevant|close"
+    r"|popular|famous|well-known|known|large|small|strong|bright|hot|cold|fast|slow|clear|likely"
+    r"|interesting|impressive|obvious|surprising|serious|complicated|complex|special|bothered"
+    r"|worried|concerned|sick|tired|happy|excited|impressed|convinced|fussed|keen|crazy|big)\b)"
     r"|bad|half\s+bad|once\s+but"  # "not bad": good; "not once but twice"
 )
 #: "but not" and an adverb that ends the clause qualifies what comes before: "series that
@@ -1133,8 +1141,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
 )
 
 NEG_ARTICLE = re.compile(
-    r"(?:as\s+(?=(?:the|a|an)\s)|all\s+(?=the\s))?(?:the|a|an|any|his|her|its|their|your|either)\s+"
-    r"(?=\S)"
+    r"(?:as\s+(?=(?:the|a|an)\s)|all\s+(?=the\s))?(?:the|a|an|any|his|her|its|their|your|either"
+    # ("not that operation anaconda military thing")
+    r"|(?:that|this)(?!\s+(?:one|ones|which|who|whom|whose|is|was)\b))\s+(?=\S)"
 )
 """A lower-case article before an excluded item ("without the alcohol"; "as a" of a role, "not
 as an editing tool"), no part of what is excluded; case-sensitive, so that a title keeps its
