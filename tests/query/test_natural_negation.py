@@ -815,6 +815,26 @@ CASES: list[tuple[str, Query]] = [
     ("snakes not that band", And(T("snakes"), Not(T("band")))),
     ("hotels in rome not that expensive", T("hotels in rome not that expensive")),
     ("cheap hotels, not that it matters", T("cheap hotels, not that it matters")),
+    # "hold the X" as an order is given ("hold the record" is no order)
+    (
+        "AKI - epidemiology, causes, outcomes. hold the IV fluid / HES papers pls",
+        And(T("AKI - epidemiology, causes, outcomes"), Not(T("IV fluid")), Not(T("HES papers"))),
+    ),
+    ("burgers, hold the pickles", And(T("burgers"), Not(T("pickles")))),
+    ("teams that hold the record for most wins", T("teams that hold the record for most wins")),
+    # a comment on how many there are goes with the item
+    (
+        "protein glycosylation. I don't need the HIV envelope glycan ones, there are too much",
+        And(T("protein glycosylation"), Not(T("HIV envelope glycan"))),
+    ),
+    # a head borrowed for "about X" ends with its sentence
+    (
+        "optogenetics experiments that aren't about hunger?? need it for a school project",
+        And(
+            T("optogenetics experiments?? need it for a school project"),
+            Not(T("optogenetics experiments about hunger")),
+        ),
+    ),
     # a hedge before the excluded thing is no part of it
     (
         "law enforcement bodies that aren't actually police forces",
@@ -2025,6 +2045,11 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("ppl executed w/o any trial", "negation:predicate"),
         ("islands taken without a fight", "negation:predicate"),
         ("islands without a harbour", "negation:without"),
+        # ... and a clause with a subject of its own after it
+        (
+            "keep the donor cells' effect without him getting graft vs host disease",
+            "negation:predicate",
+        ),
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),
         ("describe the band, can you do it without making any references", "negation:without"),

@@ -650,6 +650,12 @@ CUES: tuple[Cue, ...] = (
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
         # "pls dont give me the cloning debate", "but ditch the alchemy stuff"
         r"|(?:do\s+not|don['\u2019]?t)\s+give\s+(?:me|us)|ditch\s+(?=(?:the|all|any)\b)"
+        # "hold the IV fluid / HES papers pls", "hold the inuit languages" (as an order is given;
+        # not "hold the line", "hold the record")
+        r"|hold\s+(?=(?:the|all|any)\s+(?!(?:line|door|phone|fort|key|keys|record|records|title|breath"
+        r"|lead|view|belief|position|office|rank|seat|throne|power|balance|ball|floor|stage|mic"
+        r"|microphone|fire|press|reins|course|fort|elevator|lift|baby|hand|hands|rope|front|world"
+        r"|same|opinion)\b))"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:bother|worry)\s+(?:with|about)"
         r"|(?:do\s+not|don['\u2019]?t)\s+care\s+(?:about|for|bout|abt|which)|stay(?:ing)?\s+away\s+from"
         r"|(?:do\s+not|don['\u2019]?t)\s+compare\s+(?:it|them|this)?\s*(?:with|to)"
@@ -671,6 +677,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?:go|drift|stray|wander|venture|get)\s+into|cover|include)(?:\s+(?:any\s+)?(?:material|anything|stuff|info|information"
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear|give|ditch"
+        "|hold"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -986,6 +993,13 @@ _WRITING_BEFORE = re.compile(
     r"\s*$",
     re.I,
 )
+#: after "without", a clause with its own subject: "keep the donor cells' effect without him
+#: getting graft vs host disease" says what should not happen, not a topic left out
+_SUBJECT_GERUND = re.compile(
+    r"\s*(?:him|her|them|me|us|it|anyone|anybody|someone|somebody|one|the\s+patient)\s+"
+    r"(?:ever\s+|even\s+|actually\s+)?[a-z]{2,}ing\b",
+    re.I,
+)
 #: after "without", how something was done, not a topic left out: "built without anyone's
 #: permission", "executed without trial", "taken without a fight"
 _WITHOUT_MANNER = re.compile(
@@ -1023,6 +1037,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _SUBJECT_GERUND.match(negated):
+        return NEGATION_PREDICATE  # "without him getting graft vs host disease": what happens
     if name == NEGATION_WITHOUT and _WITHOUT_MANNER.match(negated):
         return NEGATION_PREDICATE  # "forts built without anyone's permission": how it was done
     if name == NEGATION_PREDICATE and (
@@ -1186,6 +1202,8 @@ NEG_ASIDE = re.compile(
     # "leave out the Byzantine emperors, he's read those"
     r"|(?:he|she)['\u2019]s\s+(?:already\s+)?(?:read|seen|done|covered|had|got)\b"
     # "Anything except Lego, she has enough of it", "not dinosaurs, he knows them all"
+    # "I don't need the HIV envelope glycan ones, there are too much"
+    r"|there(?:['\u2019]s|\s+(?:is|are))\s+(?:(?:way|far)\s+)?(?:too|so)\s+(?:much|many)\b"
     r"|(?:he|she|they)\s+(?:already\s+)?(?:has|have|had|knows?|owns?|hates?|dislikes?)\s+"
     r"(?:enough|plenty|lots|loads|all|them|it|those|that)\b"
     # "no war ones, she's 9"

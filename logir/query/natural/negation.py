@@ -56,7 +56,8 @@ _BOUNDARY = re.compile(
     r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
     # "police forces outside the UK, how they are organised": a question about the head (plural)
     # after a comma ends the item
-    r"|,\s*(?=(?:how|what|why|when|where|whether)\s+(?:they|their|to)\b)"
+    r"|,\s*(?=(?:how|what|why|when|where|whether)\s+(?:they|their|to|is|are|was|were|do|does|did"
+    r"|has|have|can)\b)"
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
@@ -808,7 +809,10 @@ _PREP_START = re.compile(
 _HEAD_END = re.compile(
     r"\b(?:in|from|of|by|on|at|about|during|for|with|that|which|who|found|set|shot|filmed"
     rf"|published|written|directed|produced|made|released|located|native|endemic|based|{LOCATIVE}"
-    r"|and|or)\b",
+    r"|and|or)\b"
+    # the sentence ends the head ("optogenetics experiments that aren't about hunger?? need it
+    # for a school project")
+    r"|[?!;]|\.(?=\s|$)",
     re.I,
 )
 
@@ -831,7 +835,14 @@ def _borrow_head(positive: View, concept: View) -> View:
     m = LEAD_QUESTION.match(p.text)
     if m:
         p = p.cut(m.end(), len(p.text))
-    end = _HEAD_END.search(p.text)
+    end = next(
+        (
+            m
+            for m in _HEAD_END.finditer(p.text)
+            if m.group(0) != "." or not is_abbreviation(p.text, m.start())
+        ),
+        None,
+    )
     if end and (end.start() == 0 or end.group(0).lower() in ("and", "or")):
         return concept
     head = p.cut(0, end.start() if end else len(p.text)).trim()
