@@ -835,6 +835,15 @@ CASES: list[tuple[str, Query]] = [
             Not(T("optogenetics experiments about hunger")),
         ),
     ),
+    # a comment after "leave X out" goes with it; a wish before the item is no part of it
+    (
+        "people who did prison time - leave the mob bosses out, we've done enough mafia episodes",
+        And(T("people who did prison time"), Not(T("mob bosses"))),
+    ),
+    (
+        "real magicians in history. She would like Aleister Crowley excluded, as she wrote on him",
+        And(T("real magicians in history"), Not(T("Aleister Crowley"))),
+    ),
     # a hedge before the excluded thing is no part of it
     (
         "law enforcement bodies that aren't actually police forces",

@@ -1100,6 +1100,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
     for p in (
         r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
+        # "She would like Aleister Crowley excluded": the wish is no part of the item
+        r"(?:i|we|she|he|they)\s*(?:would|['\u2019]d|will)?\s+(?:like|prefer|want)\s+(?=\S)",
         # "bodies that aren't actually police forces": the hedge says nothing of the topic
         r"(?:actually|really|truly|technically|strictly|necessarily)\s+(?=[^\W\d_])",
         r"(?:any\s+)?references?\s+to\s+",

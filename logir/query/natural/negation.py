@@ -309,6 +309,14 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             # leaving it out goes with it
             reason = _REASON_AFTER.match(text, h.cut_end)
             h.cut_end = reason.end() if reason else h.cut_end
+            if (
+                not reason
+                and NEG_ASIDE.match(text, h.cut_end)
+                and not _ASKS_AFTER.match(text, h.cut_end)
+            ):
+                # "leave the mob bosses out, we've done enough mafia episodes": so does a
+                # comment set off by a comma, to the end of its clause
+                h.cut_end = max(h.cut_end, _boundary_after(text, h.cut_end + 1, len(text))[0])
         if h.kind == "aside" and text[h.cue_start] == "(":
             # "bands (the beatles excluded) from liverpool": the bracket goes with its item
             close = closing.get(h.cue_start, -1)
