@@ -163,6 +163,9 @@ SET_CORPORA = {
     "excluir27": "excluir",
     "nevir23": "nevir",
     "comlq29": "comlq",
+    "negconstraint27": "negconstraint",
+    "scifact26": "scifact",
+    "excluir28": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
