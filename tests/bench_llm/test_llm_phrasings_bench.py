@@ -38,6 +38,9 @@ def test_bench_reports_grounding_and_a_second_run_without_requests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("LOGIR_CACHE", str(tmp_path / "cache"))
+    # the six `logir parse` processes fall back to the regex reader, not spaCy (2 s each to
+    # load): what is checked here is the bench's bookkeeping, the same with either reader
+    monkeypatch.setenv("LOGIR_NO_SPACY", "1")
     data = tmp_path / "p.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     out = tmp_path / "r.json"
