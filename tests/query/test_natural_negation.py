@@ -844,6 +844,26 @@ CASES: list[tuple[str, Query]] = [
         "real magicians in history. She would like Aleister Crowley excluded, as she wrote on him",
         And(T("real magicians in history"), Not(T("Aleister Crowley"))),
     ),
+    # "bar" set off by a comma before a lower-case item; "I don't care about"; "we're not
+    # into X"; a request before the item and "obviously" after it are no part of it
+    ("hiking in norway, bar bergen", And(T("hiking in norway"), Not(T("bergen")))),
+    ("pubs in london, bar food and beer", T("pubs in london, bar food and beer")),
+    (
+        "life in the mountains - villages, horses. snow and winter weather I don't care about",
+        And(T("life in the mountains - villages, horses"), Not(T("snow and winter weather"))),
+    ),
+    (
+        "science museums for my kids, we're not into art galleries",
+        And(T("science museums for my kids"), Not(T("art galleries"))),
+    ),
+    (
+        "notable libraries. She has asked that the Carnegie libraries be left aside.",
+        And(T("notable libraries"), Not(T("Carnegie libraries"))),
+    ),
+    (
+        "Public libraries and their history. Not software libraries, obviously.",
+        And(T("Public libraries and their history"), Not(T("software libraries"))),
+    ),
     # a hedge before the excluded thing is no part of it
     (
         "law enforcement bodies that aren't actually police forces",

@@ -242,7 +242,7 @@ POSTPOSED = (
     r"|(?:(?:(?:is|are)\s+)?not|isn['\u2019]?t|aren['\u2019]?t)\s+(?:needed|required|necessary)"
     # "coeliac immunology and diagnosis, gluten free diet part no need"
     r"|no\s+need(?:\s+for\s+(?:it|them|that|those))?"
-    r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need)"
+    r"|(?:i|we)\s+(?:do\s+not|don['\u2019]?t)\s+(?:want|need|care\s+(?:about|for)|like)"
     rf"|{_DOES_NOT}\s+interest\s+(?:me|us|her|him|them)(?:\s+in\s+the\s+least|\s+at\s+all)?"
     rf"|{_DOES_NOT}\s+matter(?:\s+(?:to|for)\s+(?:me|us|this(?:\s+one)?|now))?(?:\s+at\s+all|\s+much)?"
     # "cricket world cup hosts, england + india dont count"
@@ -533,6 +533,13 @@ CUES: tuple[Cue, ...] = (
         rf"|(?:,|{DASH}|(?<=\)))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
         # "Every actor who's played 007, bar Sean Connery"
         rf"|(?:,|{DASH})\s*bar\s+(?=(?-i:[A-Z]))"
+        # ... and as typed in lower case: "hiking around the fjords, bar bergen's seven mountains"
+        # (not "pubs, bar food", "charts, bar graphs")
+        rf"|(?:,|{DASH})\s*bar\s+(?!(?:none|chart|charts|graph|graphs|code|codes|exam|exams|food|staff"
+        r"|stool|stools|mitzvah|mitzvahs|snack|snacks|bill|tab|tabs|counter|crawl|crawls|fight|fights"
+        r"|scene|area|service|menu|price|prices|owner|owners|tender|tenders|association|council"
+        r"|magnet|magnets|soap|soaps|cookie|cookies|stock|top|tops|room|rooms|license|licence|and|or"
+        r"|in|at|on|of|with|for|to|is|are|was|were|that|which|where|mitzvah)\b)(?=[a-z])"
         # "government ministers, any country but australia"
         rf"|(?:,|{DASH})\s*any\s+(?!(?:more|less|other|way|time|day)\b)[^\W\d_]+\s+but\s+(?!(?:not|also|then|still)\b)"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
@@ -784,7 +791,9 @@ CUES: tuple[Cue, ...] = (
         # 1990": the subject must be there)
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)"
-        r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for)\b"
+        r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for"
+        # "science museums for my kids, we're not into art galleries"
+        r"|(?:that\s+|too\s+|very\s+|so\s+|big\s+)?into)\b"
         # "i'm sick of hearing about eamon ryan", "we are tired of reading about X"
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|though|although)\s+)"
         # ("he's sick of spider-man tho": the one the search is for)
@@ -797,7 +806,7 @@ CUES: tuple[Cue, ...] = (
         r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)"
         # "- not looking for omega-3 / fish oil papers" (a date never follows "looking for")
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?looking\s+for\b",
-        key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired",
+        key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired|into",
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
@@ -1100,6 +1109,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, re.I)
     for p in (
         r"(?:please\s+)?(?:do\s+not|don't|dont|not)\s+",
+        # "She has asked that the Carnegie libraries be left aside": nor is the request
+        r"(?:(?:i|we|she|he|they)\s+)?(?:has\s+|have\s+)?(?:asked|requested|said)\s+that\s+(?=\S)",
         # "She would like Aleister Crowley excluded": the wish is no part of the item
         r"(?:i|we|she|he|they)\s*(?:would|['\u2019]d|will)?\s+(?:like|prefer|want)\s+(?=\S)",
         # "bodies that aren't actually police forces": the hedge says nothing of the topic
@@ -1173,6 +1184,8 @@ NEG_TAIL = re.compile(
     # "outside the alzheimer's context"
     r"|(?<=['\u2019]s)\s+context\s*$"
     r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$"
+    # "Not software libraries, obviously."
+    r"|,\s*(?:obviously|of\s+course|naturally|clearly)\s*$"
     # "Indian or Buddhist schools at all", "les mis to death", "mobsters n" (before "no ...")
     # (in lower case only: "Amusing Ourselves to Death" is a title)
     r"|\s+at\s+all\s*$|(?-i:\s+to\s+death)\s*$|\s+(?:n|and|or|&|\+)\s*$",
