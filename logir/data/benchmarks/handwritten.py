@@ -166,6 +166,9 @@ SET_CORPORA = {
     "negconstraint27": "negconstraint",
     "scifact26": "scifact",
     "excluir28": "excluir",
+    "nevir24": "nevir",
+    "comlq30": "comlq",
+    "negconstraint28": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
