@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(args.threads)
     folder = args.reader or Path(resolve_base(None))
-    reader = InferenceReader(folder)
+    reader = InferenceReader(folder, lean=False)  # its transformers module is timed below
     encoder = getattr(reader.module, reader.module.base_model_prefix)  # the same network
     queries = [q.get("text") or q["query"] for q in _rows(args.data / "queries.jsonl")]
     passages = [

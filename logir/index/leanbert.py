@@ -98,7 +98,7 @@ def _tokenizer_max(folder: Path) -> Any:
     return config.get("model_max_length") if isinstance(config, dict) else None
 
 
-def _bert_config(folder: Path) -> dict[str, Any] | None:
+def bert_config(folder: Path) -> dict[str, Any] | None:
     cfg = _json(folder / "config.json")
     if not isinstance(cfg, dict) or cfg.get("model_type") != "bert":
         return None
@@ -160,10 +160,15 @@ class LeanBert:
         return self._F.linear(x, self.w[name + ".weight"], self.w[name + ".bias"])
 
     def __call__(
-        self, input_ids: Any, attention_mask: Any = None, position_ids: Any = None
+        self,
+        input_ids: Any,
+        attention_mask: Any = None,
+        position_ids: Any = None,
+        token_type_ids: Any = None,
     ) -> SimpleNamespace:
         """``last_hidden_state [batch, length, hidden]``; ``attention_mask`` is None, a 0/1 mask
-        ``[batch, length]`` or an additive one ``[batch, 1, length, length]``."""
+        ``[batch, length]`` or an additive one ``[batch, 1, length, length]``; ``token_type_ids``
+        (the segment of each token of a text pair) default to 0."""
         import torch
 
         F = self._F
@@ -171,7 +176,7 @@ class LeanBert:
         if position_ids is None:
             position_ids = torch.arange(length, device=input_ids.device)[None]
         w = self.w
-        types = torch.zeros_like(position_ids)
+        types = torch.zeros_like(position_ids) if token_type_ids is None else token_type_ids
         x = F.embedding(input_ids, w["embeddings.word_embeddings.weight"])
         x = x + F.embedding(types, w["embeddings.token_type_embeddings.weight"])
         x = x + F.embedding(position_ids, w["embeddings.position_embeddings.weight"])
@@ -206,10 +211,16 @@ class LeanBert:
 def _weights(path: Path, layers: int) -> dict[str, Any] | None:
     """The encoder's float32 tensors by BertModel's names, or None when the file lacks one or
     holds another dtype (sentence-transformers would run the model in that dtype)."""
-    import torch
     from safetensors.torch import load_file
 
-    raw = load_file(str(path))
+    return encoder_weights(load_file(str(path)), layers)
+
+
+def encoder_weights(raw: dict[str, Any], layers: int) -> dict[str, Any] | None:
+    """From a safetensors file's tensors ``raw``: the encoder's float32 tensors by BertModel's
+    names, or None (see :func:`_weights`)."""
+    import torch
+
     if any(v.dtype != torch.float32 for v in raw.values() if v.is_floating_point()):
         return None
     for prefix in _PREFIXES:
@@ -240,7 +251,7 @@ def lean_encoder(source: str | Path) -> PackedEncoder | None:
     if not folder.is_dir():
         return None
     normalize = _layout(folder)
-    cfg = _bert_config(folder)
+    cfg = bert_config(folder)
     if normalize is None or cfg is None:
         return None
     if not (folder / _WEIGHTS).is_file() or not (folder / "tokenizer.json").is_file():
