@@ -864,6 +864,11 @@ CASES: list[tuple[str, Query]] = [
         "Public libraries and their history. Not software libraries, obviously.",
         And(T("Public libraries and their history"), Not(T("software libraries"))),
     ),
+    # a filler between "but" and "not" hangs on once the item is cut out
+    (
+        "us presidential elections but like not the lincoln ones",
+        And(T("us presidential elections"), Not(T("lincoln"))),
+    ),
     # a hedge before the excluded thing is no part of it
     (
         "law enforcement bodies that aren't actually police forces",

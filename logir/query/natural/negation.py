@@ -740,6 +740,9 @@ _DANGLING_TAILS = frozenset(
         ("everything",),
         # "andean cultures and civilisations, just not the inca": the word "not" hangs on
         ("just",),
+        # "us presidential elections but like not the lincoln ones": a filler before "not"
+        ("but", "like"),
+        ("but",),
     }
 )
 
