@@ -1172,7 +1172,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
 NEG_ARTICLE = re.compile(
     r"(?:as\s+(?=(?:the|a|an)\s)|all\s+(?=the\s))?(?:the|a|an|any|his|her|its|their|your|either"
     # ("not that operation anaconda military thing")
-    r"|(?:that|this)(?!\s+(?:one|ones|which|who|whom|whose|is|was)\b))\s+(?=\S)"
+    # (not a "that" that opens a clause: "other than that it was written by ...")
+    r"|(?:that|this)(?!\s+(?:one|ones|which|who|whom|whose|is|was|it|its|he|she|they|their|his|her"
+    r"|there|we|i|you|the|a|an)\b))\s+(?=\S)"
 )
 """A lower-case article before an excluded item ("without the alcohol"; "as a" of a role, "not
 as an editing tool"), no part of what is excluded; case-sensitive, so that a title keeps its
