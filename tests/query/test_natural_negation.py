@@ -788,15 +788,6 @@ CASES: list[tuple[str, Query]] = [
         "celebrations n anniversaries... mothers day doesnt count, already did that one",
         And(T("celebrations n anniversaries"), Not(T("mothers day"))),
     ),
-    # a question about the head after a comma ends the excluded item
-    (
-        "police forces outside the UK, how they are organised",
-        And(T("police forces, how they are organised"), Not(T("UK"))),
-    ),
-    (
-        "rivers other than the nile, where they rise and where they end",
-        And(T("rivers, where they rise and where they end"), Not(T("nile"))),
-    ),
     ("cities except Paris, where it rains", And(T("cities"), Not(T("Paris")))),
     # a comment on the one the search is for goes with the item
     (
@@ -2074,16 +2065,6 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("lightning hitting a plane without doing any serious damage", "negation:predicate"),
         ("how to lose weight without dieting", "negation:without"),
         ("recipes without using eggs", "negation:without"),
-        # ... and so does a manner after it ("without permission", "without trial")
-        ("forts built on native land without anyone's permission", "negation:predicate"),
-        ("ppl executed w/o any trial", "negation:predicate"),
-        ("islands taken without a fight", "negation:predicate"),
-        ("islands without a harbour", "negation:without"),
-        # ... and a clause with a subject of its own after it
-        (
-            "keep the donor cells' effect without him getting graft vs host disease",
-            "negation:predicate",
-        ),
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),
         ("describe the band, can you do it without making any references", "negation:without"),

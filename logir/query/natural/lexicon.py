@@ -1002,21 +1002,6 @@ _WRITING_BEFORE = re.compile(
     r"\s*$",
     re.I,
 )
-#: after "without", a clause with its own subject: "keep the donor cells' effect without him
-#: getting graft vs host disease" says what should not happen, not a topic left out
-_SUBJECT_GERUND = re.compile(
-    r"\s*(?:him|her|them|me|us|it|anyone|anybody|someone|somebody|one|the\s+patient)\s+"
-    r"(?:ever\s+|even\s+|actually\s+)?[a-z]{2,}ing\b",
-    re.I,
-)
-#: after "without", how something was done, not a topic left out: "built without anyone's
-#: permission", "executed without trial", "taken without a fight"
-_WITHOUT_MANNER = re.compile(
-    r"\s*(?:(?:any(?:one|body)['\u2019]?s?|their|his|her|its|the|official|prior|formal|a|any)\s+)?"
-    r"(?:permission|consent|authori[sz]ation|approval|trial|fight|struggle|resistance|bloodshed"
-    r"|warrant|provocation|a\s+shot\s+(?:being\s+)?fired|firing\s+a\s+shot)s?\b",
-    re.I,
-)
 # A negation whose kind its cue leaves open: the words after it decide.
 _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, NEGATION_NOT})
 #: the open cues with no verb before them ("but not", ", not"): a word in "-ing" there followed
@@ -1046,10 +1031,6 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
-    if name == NEGATION_WITHOUT and _SUBJECT_GERUND.match(negated):
-        return NEGATION_PREDICATE  # "without him getting graft vs host disease": what happens
-    if name == NEGATION_WITHOUT and _WITHOUT_MANNER.match(negated):
-        return NEGATION_PREDICATE  # "forts built without anyone's permission": how it was done
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)
         or (_ABOUT_VERB_START.match(negated) and _WRITING_BEFORE.search(before))

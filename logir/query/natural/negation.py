@@ -54,10 +54,6 @@ _BOUNDARY = re.compile(
     r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
     rf"|{AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
     r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
-    # "police forces outside the UK, how they are organised": a question about the head (plural)
-    # after a comma ends the item
-    r"|,\s*(?=(?:how|what|why|when|where|whether)\s+(?:they|their|to|is|are|was|were|do|does|did"
-    r"|has|have|can)\b)"
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
