@@ -855,6 +855,11 @@ CASES: list[tuple[str, Query]] = [
         "Public libraries and their history. Not software libraries, obviously.",
         And(T("Public libraries and their history"), Not(T("software libraries"))),
     ),
+    # what was read, "so not his": the item is what was read about
+    (
+        "Memoirs, please. I've read all I want about Albert Speer's, so not his.",
+        And(T("Memoirs"), Not(T("Albert Speer's"))),
+    ),
     # a filler between "but" and "not" hangs on once the item is cut out
     (
         "us presidential elections but like not the lincoln ones",

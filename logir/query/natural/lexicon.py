@@ -837,7 +837,10 @@ CUES: tuple[Cue, ...] = (
         NEGATION_DISLIKE,
         # "supernatural novels, I've read dracula so not that one": what was read is left out
         rf"(?:[,;.?!(]\s*|{DASH}\s*)(?:i|we)(?:\s*['\u2019]ve|\s+have)\s+(?:already\s+)?"
-        r"(?:read|seen|watched|done|covered|had)\s+(?=[^,;.?!]{1,60}?\s+so\s+not\b)",
+        r"(?:read|seen|watched|done|covered|had)\s+"
+        # ("I've read all I want about Albert Speer's, so not his": what was read is the item)
+        r"(?:(?:all|enough|plenty)\s+(?:(?:i|we)\s+(?:want|need|care)\s+)?(?:to\s+read\s+)?(?:about|on|of)\s+)?"
+        r"(?=[^,;.?!]{1,60}?(?:\s+|,\s*)so\s+not\b)",
         key=r"so\s+not",
     ),
     _cue(

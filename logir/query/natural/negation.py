@@ -582,7 +582,8 @@ def _comment_before(text: str, cue_start: int) -> tuple[int, int] | None:
 
 _BACK_REFERENCE = re.compile(
     # ("mothers day doesnt count, already did that one")
-    r"(?:those|these|them|that|this|it|him|her|they|ones|(?:that|this)\s+one|(?:those|these)\s+ones)?",
+    r"(?:those|these|them|that|this|it|him|her|his|hers|theirs|they|ones|(?:that|this)\s+one"
+    r"|(?:those|these)\s+ones)?",
     re.I,
 )
 _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
