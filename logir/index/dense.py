@@ -28,7 +28,7 @@ from logir.index.cache import embedding_cache_path, save_npy_atomic
 from logir.index.cosine import fixed_dot, fixed_top, max_row_norm
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.packing import PackedEncoder, packed_encoder
-from logir.index.resume import ChunkStore
+from logir.index.resume import ChunkStore, encoded_in_chunks
 from logir.index.textalone import encode_alone
 from logir.index.wordcache import word_store
 
@@ -119,18 +119,16 @@ def _embed_texts(
     out: np.ndarray | None = None
     bar = encoder_bar(len(texts), "dense", show_progress)
     try:
-        for number, start in enumerate(range(0, len(texts), _ALONE_CHUNK)):
-            chunk = texts[start : start + _ALONE_CHUNK]
-            vectors = parts.get(number, len(chunk)) if parts is not None else None
-            if vectors is not None:
-                bar.update(len(chunk))
-            else:
-                vectors = _embed_chunk(model, packer, chunk, batch_size, bar.update)
-                if parts is not None:
-                    parts.put(number, vectors)
+        for start, vectors in encoded_in_chunks(
+            texts,
+            _ALONE_CHUNK,
+            lambda chunk: _embed_chunk(model, packer, chunk, batch_size, bar.update),
+            bar.update,
+            parts,
+        ):
             if out is None:
                 out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
-            out[start : start + len(chunk)] = vectors
+            out[start : start + len(vectors)] = vectors
     finally:
         bar.close()
     return out if out is not None else _encode(model, texts, batch_size, False)

@@ -34,7 +34,8 @@ _WEIGHTS = "model.safetensors"
 _PREFIXES = ("", "bert.")  # weight names as BertModel saves them, or under a task head
 
 
-def _json(path: Path) -> Any:
+def json_or_none(path: Path) -> Any:
+    """The JSON in ``path``, or None when it cannot be read or parsed."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -63,7 +64,7 @@ def _mean_pooling(config: Any) -> bool:
 def _layout(folder: Path) -> int | None:
     """How many Normalize modules follow mean pooling, when ``folder`` is a sentence-transformers
     BERT model the lean encoder reproduces; else None."""
-    modules = _json(folder / "modules.json")
+    modules = json_or_none(folder / "modules.json")
     if not isinstance(modules, list) or len(modules) < 2:
         return None
     kinds = [_kind(m) for m in modules]
@@ -71,9 +72,9 @@ def _layout(folder: Path) -> int | None:
         return None
     if modules[0].get("path") not in ("", "."):
         return None
-    if not _mean_pooling(_json(folder / str(modules[1].get("path", "")) / "config.json")):
+    if not _mean_pooling(json_or_none(folder / str(modules[1].get("path", "")) / "config.json")):
         return None
-    st = _json(folder / "config_sentence_transformers.json") or {}
+    st = json_or_none(folder / "config_sentence_transformers.json") or {}
     if not isinstance(st, dict) or st.get("default_prompt_name") or st.get("truncate_dim"):
         return None
     prompts = st.get("prompts") or {}
@@ -94,12 +95,12 @@ def _max_length(folder: Path, sbert: dict[str, Any], positions: int) -> int:
 
 
 def _tokenizer_max(folder: Path) -> Any:
-    config = _json(folder / "tokenizer_config.json")
+    config = json_or_none(folder / "tokenizer_config.json")
     return config.get("model_max_length") if isinstance(config, dict) else None
 
 
 def bert_config(folder: Path) -> dict[str, Any] | None:
-    cfg = _json(folder / "config.json")
+    cfg = json_or_none(folder / "config.json")
     if not isinstance(cfg, dict) or cfg.get("model_type") != "bert":
         return None
     if cfg.get("hidden_act", "gelu") != "gelu" or cfg.get("is_decoder"):
@@ -256,7 +257,7 @@ def lean_encoder(source: str | Path) -> PackedEncoder | None:
         return None
     if not (folder / _WEIGHTS).is_file() or not (folder / "tokenizer.json").is_file():
         return None
-    sbert = _json(folder / "sentence_bert_config.json") or {}
+    sbert = json_or_none(folder / "sentence_bert_config.json") or {}
     if not isinstance(sbert, dict) or sbert.get("do_lower_case"):
         return None
     if sbert.get("transformer_task", "feature-extraction") != "feature-extraction":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Generic, TypeVar
 
@@ -75,3 +75,28 @@ class ChunkStore(Generic[T]):
     def clear(self) -> None:
         """Remove the chunk folder (after the whole cache file is written)."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def encoded_in_chunks(
+    texts: list[str],
+    size: int,
+    encode: Callable[[list[str]], T],
+    skipped: Callable[[int], object],
+    parts: ChunkStore[T] | None = None,
+) -> Iterator[tuple[int, T]]:
+    """``(start, block)`` for each chunk of ``size`` texts in order, ``block`` being
+    ``encode(chunk)``, or the chunk as ``parts`` kept it from an earlier run (then
+    ``skipped(len(chunk))`` stands for the encoding's progress); each block encoded is kept in
+    ``parts`` at once."""
+    if parts is not None and parts.size != size:
+        raise ValueError(f"chunks of {size} texts, but the store keeps chunks of {parts.size}")
+    for number, start in enumerate(range(0, len(texts), size)):
+        chunk = texts[start : start + size]
+        block = parts.get(number, len(chunk)) if parts is not None else None
+        if block is None:
+            block = encode(chunk)
+            if parts is not None:
+                parts.put(number, block)
+        else:
+            skipped(len(chunk))
+        yield start, block

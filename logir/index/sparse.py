@@ -33,7 +33,7 @@ from logir.index.base import NO_PARTS, sparse_row_topk
 from logir.index.cache import cache_path, save_atomic
 from logir.index.integrity import DamagedFile, read_json_object, reading
 from logir.index.lexical import BM25Scorer
-from logir.index.resume import ChunkStore
+from logir.index.resume import ChunkStore, encoded_in_chunks
 from logir.index.splade_head import DEFAULT_SPLADE, MISSING_SPLADE, SpladeHead, splade_source
 
 log = logging.getLogger(__name__)
@@ -214,18 +214,18 @@ def _encode_documents(
     ``parts`` as it is done, and a chunk already there is not encoded again."""
     from logir.progress import encoder_bar
 
-    blocks: list[sp.csr_matrix] = []
     bar = encoder_bar(len(texts), "SPLADE", show_progress)
     try:
-        for number, start in enumerate(range(0, len(texts), _DOC_CHUNK)):
-            chunk = texts[start : start + _DOC_CHUNK]
-            block = parts.get(number, len(chunk))
-            if block is None:
-                block = enc.encode_batch(chunk, batch_size, progress=bar.update)
-                parts.put(number, block)
-            else:
-                bar.update(len(chunk))
-            blocks.append(block)
+        blocks = [
+            block
+            for _, block in encoded_in_chunks(
+                texts,
+                _DOC_CHUNK,
+                lambda chunk: enc.encode_batch(chunk, batch_size, progress=bar.update),
+                bar.update,
+                parts,
+            )
+        ]
     finally:
         bar.close()
     docs = sp.vstack(blocks, format="csr", dtype=np.float32)

@@ -320,17 +320,10 @@ def _negation_after_question(text: str) -> bool:
     the puritans?? not the sex and marriage part"): it leaves a topic out of the passages, not
     a kind of answer out of the question."""
     from logir.query import negated_terms
-    from logir.query.natural.view import is_abbreviation
+    from logir.query.natural.view import first_stop
     from logir.query.reading import read
 
-    end = next(
-        (
-            m
-            for m in _QUESTION_END.finditer(text)
-            if text[m.start()] == "?" or not is_abbreviation(text, m.start())
-        ),
-        None,
-    )
+    end = first_stop(_QUESTION_END, text)
     if end is None:
         return False
     return not negated_terms(read(text[: end.start() + 1], "natural").query)

@@ -14,12 +14,11 @@ through transformers. ``LOGIR_LEAN_ENCODER=0`` turns it off.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
-from logir.index.leanbert import ENV, LeanBert, bert_config, encoder_weights
+from logir.index.leanbert import ENV, LeanBert, bert_config, encoder_weights, json_or_none
 
 _WEIGHTS = "model.safetensors"
 _ARCHITECTURE = "BertForSequenceClassification"
@@ -60,13 +59,6 @@ class LeanReader:
         return F.linear(pooled, h["classifier.weight"], h["classifier.bias"])[:, 0]
 
 
-def _json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def lean_reader(folder: str | Path, max_length: int) -> LeanReader | None:
     """The reader in ``folder`` as a :class:`LeanReader`, its pairs cut to ``max_length`` tokens,
     or None when the folder is not one this module reproduces (see the module) or
@@ -82,7 +74,7 @@ def lean_reader(folder: str | Path, max_length: int) -> LeanReader | None:
         return None
     if not (path / _WEIGHTS).is_file() or not (path / "tokenizer.json").is_file():
         return None
-    tok_cfg = _json(path / "tokenizer_config.json") or {}
+    tok_cfg = json_or_none(path / "tokenizer_config.json") or {}
     if not isinstance(tok_cfg, dict) or tok_cfg.get("padding_side", "right") != "right":
         return None
     if tok_cfg.get("truncation_side", "right") != "right":

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from logir.index.resume import ChunkStore
+from logir.index.resume import ChunkStore, encoded_in_chunks
 
 
 def _store(tmp_path: Path, size: int = 3) -> ChunkStore[np.ndarray]:
@@ -46,3 +46,23 @@ def test_another_chunk_size_is_another_folder_and_clear_removes_it(tmp_path: Pat
     store.clear()  # nothing there: no error
     with pytest.raises(ValueError, match="at least 1"):
         _store(tmp_path, size=0)
+
+
+def test_chunks_are_encoded_or_read_back_in_order(tmp_path: Path) -> None:
+    store = _store(tmp_path, size=2)
+    store.put(1, np.full((2, 1), 7.0, dtype=np.float32))  # the second chunk, kept before
+    encoded: list[list[str]] = []
+    skipped: list[int] = []
+
+    def encode(chunk: list[str]) -> np.ndarray:
+        encoded.append(chunk)
+        return np.zeros((len(chunk), 1), dtype=np.float32)
+
+    texts = ["a", "b", "c", "d", "e"]
+    got = list(encoded_in_chunks(texts, 2, encode, skipped.append, store))
+    assert [start for start, _ in got] == [0, 2, 4]
+    assert encoded == [["a", "b"], ["e"]] and skipped == [2]
+    assert got[1][1].tolist() == [[7.0], [7.0]]
+    assert store.get(2, 1) is not None  # the last chunk, kept as it was encoded
+    with pytest.raises(ValueError, match="chunks of 3"):
+        list(encoded_in_chunks(texts, 3, encode, skipped.append, store))

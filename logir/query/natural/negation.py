@@ -37,7 +37,7 @@ from logir.query.natural.lexicon import (
     negated_kind,
     verbal_kind,
 )
-from logir.query.natural.view import View, content_words, has_content, is_abbreviation
+from logir.query.natural.view import View, content_words, first_stop, has_content, is_abbreviation
 
 _CUE_WORK = 40_000
 """Characters the negation pass may re-read per clause: every cue it keeps costs a pass over the
@@ -598,14 +598,7 @@ def _verbal_from(text: str, asks_fact: bool) -> int:
     arteries calcify?? not the kidney disease ones"); past the end when nowhere."""
     if not (asks_fact or _WHY_OR_YESNO.match(text)):
         return 0
-    stop = next(
-        (
-            m
-            for m in _FIRST_STOP.finditer(text)
-            if text[m.start()] != "." or not is_abbreviation(text, m.start())
-        ),
-        None,
-    )  # not "St. Vincent's"
+    stop = first_stop(_FIRST_STOP, text)  # not "St. Vincent's"
     if stop is None or _WHY_OR_YESNO.match(text[stop.end() :]):
         return len(text) + 1
     return stop.end()
@@ -843,14 +836,7 @@ def _borrow_head(positive: View, concept: View) -> View:
     m = LEAD_QUESTION.match(p.text)
     if m:
         p = p.cut(m.end(), len(p.text))
-    end = next(
-        (
-            m
-            for m in _HEAD_END.finditer(p.text)
-            if m.group(0) != "." or not is_abbreviation(p.text, m.start())
-        ),
-        None,
-    )
+    end = first_stop(_HEAD_END, p.text)
     if end and (end.start() == 0 or end.group(0).lower() in ("and", "or")):
         return concept
     head = p.cut(0, end.start() if end else len(p.text)).trim()

@@ -289,6 +289,19 @@ def is_abbreviation(text: str, dot: int) -> bool:
     return len(word) == 1 or word in _ABBREV or bool(_DOTTED.fullmatch(word))
 
 
+def first_stop(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``text`` that is not a full stop ending an abbreviation
+    (the end of a sentence or a phrase, not the one of "St. Vincent's")."""
+    return next(
+        (
+            m
+            for m in pattern.finditer(text)
+            if text[m.start()] != "." or not is_abbreviation(text, m.start())
+        ),
+        None,
+    )
+
+
 #: punctuation said aloud by someone dictating ("graves of real people comma nothing
 #: prehistoric", "except taylor swift ones full stop"): "comma" between two words, not after
 #: an article or "oxford"/"serial" nor before "splice"; "full stop" not after "a"/"the"/"to"
