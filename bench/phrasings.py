@@ -2,8 +2,11 @@
 asserts), with and without spaCy, and list the misses.
 
     python bench/phrasings.py ../shared/phrasings/phrasings.jsonl tests/query/phrasings_extra.jsonl
+    python bench/phrasings.py bench/handwritten/excluir27.jsonl bench/handwritten/nevir23.jsonl
 
-Each file holds JSON lines ``{"id", "text", "forms", "negation"}``. A reading (``read(text,
+Each file holds JSON lines ``{"id", "text", "forms", "negation"}``, or a hand-written set's
+``{"id", "text", "form", "negation", ...}`` (its one form). With several files a last line sums
+them. A reading (``read(text,
 "auto")``, what ``logir search`` does) matches when ``logir.query.compare.same_form`` holds for one
 of the forms. ``auto`` is right on an ``exclude`` query when it plans an exclusion, on a
 ``predicate`` query when it ranks flat, on a ``none`` query when it ranks flat and the reading
@@ -16,9 +19,11 @@ import json
 import sys
 from pathlib import Path
 
+KINDS = ("exclude", "predicate", "none")
 
-def score(path: Path) -> tuple[str, list[str]]:
-    """One summary line for ``path`` and the misses."""
+
+def score(path: Path) -> tuple[str, list[str], dict[str, int]]:
+    """One summary line for ``path``, the misses, and the counts behind the line."""
     from logir.logic.auto import Auto
     from logir.query import n_negations
     from logir.query.compare import same_form
@@ -27,12 +32,13 @@ def score(path: Path) -> tuple[str, list[str]]:
     auto = Auto()
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     matched = 0
-    right = {"exclude": 0, "predicate": 0, "none": 0}
-    total = {"exclude": 0, "predicate": 0, "none": 0}
+    right = dict.fromkeys(KINDS, 0)
+    total = dict.fromkeys(KINDS, 0)
     misses: list[str] = []
     for r in rows:
         reading = read(r["text"], "auto")
-        if any(same_form(f, reading.query) for f in r["forms"]):
+        forms = r["forms"] if "forms" in r else [r["form"]]
+        if any(same_form(f, reading.query) for f in forms):
             matched += 1
         else:
             misses.append(f"  {r['id']} form: {r['text']!r} -> {reading.logical_form}")
@@ -48,8 +54,16 @@ def score(path: Path) -> tuple[str, list[str]]:
         right[kind] += ok
         if not ok:
             misses.append(f"  {r['id']} plan: {kind} query planned {plan}: {r['text']!r}")
-    kinds = ", ".join(f"{k} {right[k]}/{total[k]}" for k in total)
-    return f"{path.name}: forms {matched}/{len(rows)}; auto right on {kinds}", misses
+    counts = {"forms": matched, "rows": len(rows)}
+    for k in KINDS:
+        counts[f"right {k}"], counts[f"total {k}"] = right[k], total[k]
+    return summary(path.name, counts), misses, counts
+
+
+def summary(name: str, c: dict[str, int]) -> str:
+    """``name: forms M/N; auto right on exclude a/b, predicate c/d, none e/f``."""
+    kinds = ", ".join(f"{k} {c[f'right {k}']}/{c[f'total {k}']}" for k in KINDS)
+    return f"{name}: forms {c['forms']}/{c['rows']}; auto right on {kinds}"
 
 
 def main() -> None:
@@ -64,9 +78,14 @@ def main() -> None:
         elif not nlp.spacy_available():
             print("spacy: not installed")
             continue
+        summed: dict[str, int] = {}
         for p in paths:
-            line, misses = score(p)
+            line, misses, counts = score(p)
             print(f"{parser}: {line}", *misses, sep="\n")
+            for key, n in counts.items():
+                summed[key] = summed.get(key, 0) + n
+        if len(paths) > 1:
+            print(f"{parser}: {summary(f'all {len(paths)} files', summed)}")
 
 
 if __name__ == "__main__":
