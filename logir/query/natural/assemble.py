@@ -20,7 +20,7 @@ from logir.query.natural.lexicon import (
     POLITE_TAIL,
 )
 from logir.query.natural.lists import LIST_HEADER, list_items, negative_item, split_clauses
-from logir.query.natural.negation import negations
+from logir.query.natural.negation import chat_dropped, negations
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
 from logir.query.natural.view import View, spoken_punctuation
@@ -66,7 +66,7 @@ def _decompose_text(v: View, b: Builder, allow_clauses: bool = True) -> Query | 
             if len(alts) >= 2:
                 return all_of([any_of(alts), *global_nots])
     whole = negations(v, b)
-    pos_view = whole.positive
+    pos_view = chat_dropped(whole.positive) if whole.negated else whole.positive
     if not pos_view.has_content():
         return None
     multi = len(split_clauses(pos_view)) > 1
@@ -85,6 +85,7 @@ def _drop_frame(v: View, b: Builder) -> View:
     tail = POLITE_TAIL.search(v.text)
     if tail and v.cut(0, tail.start()).has_content():
         v = v.cut(0, len(v.text[: tail.start()].rstrip(" \t\n,;.!?")))
+    v = chat_dropped(v)  # "thriller novels lol": the chat word says nothing of the topic
     m = FRAME.match(v.text)
     if not m or not v.cut(m.end(), len(v.text)).has_content():
         return v

@@ -61,8 +61,9 @@ REQUEST_WINDOW = 5
 def is_claim(text: str) -> bool:
     """True when ``text`` is a declarative sentence: it ends with a full stop, and its first
     sentence's root is a finite verb (not an imperative) after a noun or pronoun subject, no
-    clause has "I", "we" or "you" as its subject (those make a request), and it does not open by
-    reporting a request."""
+    clause has "I", "we" or "you" as its subject (those make a request), it does not open by
+    reporting a request or with a wh-word ("What his sons said about him."), and no sentence in it
+    is an instruction."""
     stripped = text.strip()
     if not stripped.endswith("."):  # typed requests rarely end in a full stop; statements do
         return False
@@ -71,8 +72,10 @@ def is_claim(text: str) -> bool:
     doc = nlp.parse_whole(stripped)
     if doc is None:
         return False
-    if doc[0].tag_ == "VB":  # an instruction: "Find ...", "Show me ..."
-        return False
+    if doc[0].tag_ == "VB" or doc[0].tag_.startswith("W"):
+        return False  # an instruction ("Find ...", "Show me ..."), or a topic ("What X said.")
+    if any(sent[0].tag_ == "VB" for sent in doc.sents):
+        return False  # "... . Leave aside royal heirs.": an instruction follows
     if _headed(doc):  # "Ambergris for a lesson on fixatives: what it is and how it forms, ..."
         return False
     if any(t.dep_ in SUBJECTS and t.lower_ in REQUESTERS for t in doc):

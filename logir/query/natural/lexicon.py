@@ -109,7 +109,9 @@ _ALREADY = (
     r"(?:already\s+(?:know|knows|knew"
     r"|read|covered|studied|seen|looked\s+at|has|have|got"
     # (what was done is named: not "we already did that one")
-    r"|(?:did|done)(?!\s+(?:that|it|those|them|this|these)\b))\s+(?:(?:all|enough|plenty)\s+)?"
+    r"|(?:did|done)(?!\s+(?:that|it|those|them|this|these)\b)"
+    # "I have already written up Muhammad Ali's relatives"
+    r"|(?:written|wrote)(?:\s+up)?)\s+(?:(?:all|enough|plenty)\s+)?"
     r"(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
     r"|(?:read|seen|studied|heard|done)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
@@ -172,14 +174,19 @@ POSTPOSED = (
     # "the art history side can be left out of tonight's lecture"
     r"|left\s+(?:off|out)(?:\s+of\s+(?:[\w'\u2019-]+\s+){0,3}[\w'\u2019-]+)?)"
     # "amorphous/glassy solids: skip", "Sporulation and Tat secretion: no." (a label's answer)
-    r"|(?<=\w:\s)(?:skip|no|nope|pass)"
+    r"|(?<=\w:\s)(?:skip|no|nope|pass"
+    # "officers who sat in office while serving: exclude them"
+    r"|(?:exclude|skip|drop|omit|ignore)\s+(?:them|those|these|it)|leave\s+(?:them|those|it)\s+out)"
     # "mob guys off limits"
     # ("whales are off limits for this, different essay")
     r"|(?:(?:is|are)\s+)?off[\s-]limits(?:\s+(?:for|to)\s+(?:me|us|her|him|them|this(?:\s+one)?|now))?"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     # ("... out of scope for her": the one the search is for)
-    r"|(?:(?:is|are)\s+)?out\s+of\s+scope(?:\s+(?:for|to)\s+(?:me|us|her|him|them|this(?:\s+one)?|now))?"
+    # ("... are out of scope for my essay")
+    r"|(?:(?:is|are)\s+)?out\s+of\s+scope(?:\s+(?:for|to)\s+(?:me|us|her|him|them|this(?:\s+one)?|now"
+    r"|(?:my|our|the|this|her|his)\s+(?:essay|paper|project|assignment|report|thesis|talk|article"
+    r"|piece|class|lesson|lecture|review|search|request|question|list|episode|newsletter)))?"
     # "its origins in the CCIR are beyond the scope of this request"
     r"|(?:is|are|lie|lies|fall|falls)\s+beyond\s+(?:the|its|my|our|this)\s+(?:scope|remit)(?:\s+of\s+(?:this|my|our|the)\s+"
     r"(?:request|inquiry|enquiry|search|project|review|question|piece|episode))?"
@@ -272,11 +279,15 @@ POSTPOSED = (
     r"|mentioned|considered|discussed)"
 )
 
+#: when a verdict on an item holds, said after it: "true crime is off the table after last time",
+#: "horror is out for now" (part of the verdict, not of the query)
+FOR_NOW = r"after\s+last\s+time|this\s+time(?:\s+round)?|for\s+now|for\s+this\s+one"
+
 #: a comma between an item and a short verdict on it that ends the clause: "the ottoman time
 #: with the corsairs, no need", "the sequels, not wanted"
 VERDICT_COMMA = (
     r",\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary))\s*(?:[.;?!)]|$"
-    r"|\s(?:tho|though|thx|thanks|lol|pls|please)\b))"
+    r"|\s(?:tho|though|thx|thanks|lol|pls|please|tbh|imo|ngl)\b))"
 )
 
 #: words before "apart" that make it a distance or a break, not a leaving out ("worlds apart")
@@ -289,10 +300,35 @@ _APART_NOT_AFTER = (
 _APART = "".join(rf"(?<!\b{w}\s)" for w in _APART_NOT_AFTER.split()) + r"apart"
 
 
-def _not_after(words: str) -> str:
-    """Lookbehinds that fail right after any of the space-separated ``words``: a verb's subject,
-    auxiliary or "to", which make the next word a verb of a clause, not a cue."""
-    return "".join(rf"(?<!\b{w})" for w in words.split())
+def _not_after(words: str | list[str]) -> str:
+    """Lookbehinds that fail right after any of ``words`` (a list, or space-separated): a verb's
+    subject, auxiliary or "to", which make the next word a verb of a clause, not a cue."""
+    return "".join(rf"(?<!\b{w})" for w in (words.split() if isinstance(words, str) else words))
+
+
+def _right_after(words: str) -> str:
+    """A group of lookbehinds, one of which holds right after one of the space-separated
+    ``words`` and a space (or a comma and a space)."""
+    return "(?:" + "|".join(rf"(?<=\b{w}\s)|(?<=\b{w},\s)" for w in words.split()) + ")"
+
+
+#: the people a query may be for: "my son doesn't like nuts", "for my son who doesn't like nuts"
+_FOR_PEOPLE = (
+    "son sons daughter daughters kid kids child children wife husband partner friend friends"
+    " mum mom dad mother father sister brother boss client clients guest guests family"
+    " girlfriend boyfriend grandma grandpa nan granny gran teacher student students class"
+    " patient patients baby toddler niece nephew aunt uncle cousin flatmate roommate"
+)
+#: before "who" in a dislike ("a cake for my son who doesn't like nuts"); "famous people who
+#: didn't enjoy their lessons" states what the answers did instead
+_FOR_WHOM = _right_after(
+    _FOR_PEOPLE
+    # "jobs for people who don't like math": people the query is for, after "for" only
+    + " for\\speople for\\ssomeone for\\ssomebody for\\sanyone for\\sthose for\\sfolks"
+    " for\\smen for\\swomen for\\sadults for\\sa\\sperson"
+)
+#: one of them named as the subject of a dislike ("cake recipes, my son doesn't like nuts")
+_MY_PEOPLE = r"(?:my|our)\s+(?:" + "|".join(_FOR_PEOPLE.split()) + ")"
 
 
 #: before "save for": "how to save for", "we save for" are no exceptions
@@ -341,11 +377,6 @@ _NOT_PLURALS_TEXT = (
     " yours theirs says means needs gets makes takes gives shows leaves puts"
 )
 _NOT_PLURALS = _NOT_PLURALS_TEXT.split()
-
-
-def _not_after(words: list[str]) -> str:
-    """Lookbehinds that fail right after any of ``words``."""
-    return "".join(rf"(?<!\b{w})" for w in words)
 
 
 #: right after a word that ends in "s" and is none of those ("players", not "is", "has")
@@ -401,6 +432,9 @@ _NOT_FOLLOW_EXCEPT = (
     r"|interesting|impressive|obvious|surprising|serious|complicated|complex|special|bothered"
     r"|worried|concerned|sick|tired|happy|excited|impressed|convinced|fussed|keen|crazy|big)\b)"
     r"|bad|half\s+bad|once\s+but"  # "not bad": good; "not once but twice"
+    # a liking, not a negation: "my son can't get enough of spongebob", "can't help but laugh",
+    # "the gadgets i couldn't live without"
+    r"|get\s+enough|help\s+but|live\s+without"
 )
 #: "but not" and an adverb that ends the clause qualifies what comes before: "series that
 #: converge but not absolutely", "but not uniformly" (not a topic left out)
@@ -587,7 +621,7 @@ CUES: tuple[Cue, ...] = (
         r"{1,60}?"
         rf"(?:\s+|{VERDICT_COMMA})(?:{AFTER_ITEM}"
         rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao"
-        r"|haha)\b))"
+        rf"|haha|tbh|imo|ngl)\b|\s(?:{FOR_NOW})\b))"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
@@ -625,8 +659,10 @@ CUES: tuple[Cue, ...] = (
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
-        r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot)"
-        r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha)\b)"
+        r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
+        r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter)"
+        r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
+        rf"|\s(?:{FOR_NOW})\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
         r"|later|the\s+next)\b",
@@ -735,6 +771,8 @@ CUES: tuple[Cue, ...] = (
         # "this has no", "yes no")
         rf"|{_AFTER_PLURAL}\s+)"
         rf"(?:no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)"
+        # "decisions nobody explained - no reason given": a state of the answer, not a topic
+        r"(?![a-z]+\s+(?:given|known|found|recorded|reported|stated|provided|specified|available)\b)"
         # "wallace - the evolution side, none of his politics"
         r"|none\s+of\s+(?=(?:the|his|her|its|their|that|those|these|this|your|my)\s)"
         # "bassists or drummers - nobody from nirvana", "rock bands, but none from the uk"
@@ -762,7 +800,7 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_DISLIKE,
-        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?\b(?:you|i|we|they|he|she|who)\s+"
+        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?(?:\b(?:you|i|we|they|he|she)|\b{_MY_PEOPLE}|{_FOR_WHOM}who)\s+"
         r"(?:(?:specifically|particularly|really|just|definitely|certainly|also)\s+)?"
         # ("i am not need papers on X", as a learner writes it)
         rf"(?:(?:{AUX}|am)\s+not|{NT}|dont|never)\s+(?:really\s+)?"

@@ -18,6 +18,7 @@ from logir.query.natural.lexicon import (
     CUES,
     DASH,
     EXCLUDING_CUES,
+    FOR_NOW,
     LAUGH,
     LEAD_QUESTION,
     LOCATIVE,
@@ -96,7 +97,8 @@ _ASIDE = re.compile(
     r"|alone"
     # "leave the visual side out of the segment entirely"
     r"|out(?:\s+of\s+(?:it|this|that|them|(?:the|this|that|my|our|your|tonight['\u2019]s"
-    r"|today['\u2019]s)\s+[\w'\u2019-]+))?(?:\s+(?:entirely|altogether|completely))?))\b",
+    r"|today['\u2019]s)\s+[\w'\u2019-]+))?(?:\s+(?:entirely|altogether|completely))?))"
+    rf"(?:\s+(?:{FOR_NOW}))?\b",
     re.I,
 )
 #: the verb after a neither/nor pair that says what the pair is to the writer ("neither the X
@@ -396,7 +398,7 @@ def clean_negated(v: View) -> View:
     """Strip cue leftovers and filler ("anything related to", "mentioning") from a concept, a
     comment after it (", as I have read about those"), and the words that only point back at the
     query ("mRNA ones", "stomach related")."""
-    v = _chat_dropped(v.trim())
+    v = chat_dropped(v.trim())
     aside = NEG_ASIDE.search(v.text)
     if aside and has_content(v.text[: aside.start()]):
         v = v.cut(0, aside.start()).trim()
@@ -424,7 +426,7 @@ def _lead_cut(v: View, lead: re.Pattern[str]) -> View:
     return v.cut(m.end(), len(v.text)) if m else v
 
 
-def _chat_dropped(v: View) -> View:
+def chat_dropped(v: View) -> View:
     """``v`` without a chat word at its end ("those lol", "football tho"): it says nothing of the
     topic."""
     chat = CHAT_TAIL.search(v.text)
@@ -650,7 +652,7 @@ def negations(v: View, b: Builder) -> Clause:
         if h.name == NEGATION_DONT_MENTION:
             concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
         if h.name in EXCLUDING_CUES:
-            concepts = [_chat_dropped(item) for c in concepts for item in split_list(c)]
+            concepts = [chat_dropped(item) for c in concepts for item in split_list(c)]
         concepts = [without_article(c) for c in concepts]
         back = bool(negated) and all(_BACK_REFERENCE.fullmatch(c.text) for c in concepts)
         if back or not all(c.has_content() for c in concepts):
