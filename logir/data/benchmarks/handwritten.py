@@ -169,6 +169,9 @@ SET_CORPORA = {
     "nevir24": "nevir",
     "comlq30": "comlq",
     "negconstraint28": "negconstraint",
+    "scifact27": "scifact",
+    "excluir29": "excluir",
+    "nevir25": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
