@@ -5,8 +5,9 @@ asserts), with and without spaCy, and list the misses.
     python bench/phrasings.py bench/handwritten/excluir27.jsonl bench/handwritten/nevir23.jsonl
 
 Each file holds JSON lines ``{"id", "text", "forms", "negation"}``, or a hand-written set's
-``{"id", "text", "form", "negation", ...}`` (its one form). With several files a last line sums
-them. A reading (``read(text,
+``{"id", "text", "form", "negation", ...}`` (its one form: the judge's shorthand, which few
+readings match word for word, so there the plan counts are the figures to read). With several
+files a last line sums them. A reading (``read(text,
 "auto")``, what ``logir search`` does) matches when ``logir.query.compare.same_form`` holds for one
 of the forms. ``auto`` is right on an ``exclude`` query when it plans an exclusion, on a
 ``predicate`` query when it ranks flat, on a ``none`` query when it ranks flat and the reading
