@@ -11,7 +11,10 @@ given; default: bm25, dense, hybrid, hybrid:auto, hybrid:exclusion, bm25:auto). 
 and system: nDCG@10 over all queries; over the queries that negate (exclude + predicate), in how
 many a violating passage shown in the top 10 ranks above a grade-2 passage (one not ranked
 counts as below it), and the mean number of violating passages in the top 10; and nDCG@10 by
-the set's negation kind. --per-query adds each query's nDCG@10 and violating count per system.
+the set's negation kind. --per-query adds each query's nDCG@10 and violating count per system;
+--written-form also ranks each set's own logical form of the query (read as logir syntax) with
+every system, to tell what the reading costs from what the ranking does. With several sets a
+last table gives the mean over all their queries, and by negation kind.
 """
 
 from __future__ import annotations
@@ -49,23 +52,36 @@ def open_index(ds: Dataset, corpus: Path, index_dir: Path) -> Searcher:
 
 
 def rank_all(
-    searcher: Searcher, ds: Dataset, systems: list[str], depth: int
+    searcher: Searcher, ds: Dataset, systems: list[str], depth: int, written: bool = False
 ) -> dict[str, dict[str, list[str]]]:
-    """system -> query id -> ranked doc ids (each query read once, shared by every system)."""
+    """system -> query id -> ranked doc ids (each query read once, shared by every system);
+    with ``written``, each system also ranks the set's written form of the query (read as
+    logir syntax), as ``SYSTEM @form``."""
     specs = [parse_system(s) for s in systems]
     ranked: dict[str, dict[str, list[str]]] = {s.name: {} for s in specs}
+    if written:
+        ranked.update({f"{s.name} @form": {} for s in specs})
     for topic in ds.queries:
-        reading = searcher.read(topic.text)
+        readings = {"": searcher.read(topic.text)}
+        if written:
+            readings[" @form"] = searcher.read(topic.logical_form or topic.text, mode="syntax")
         for spec in specs:
-            result = searcher.search(
-                reading, k=depth, retriever=spec.retriever, composer=spec.composer
-            )
-            ranked[spec.name][topic.id] = [h.id for h in result.hits]
+            for suffix, reading in readings.items():
+                result = searcher.search(
+                    reading, k=depth, retriever=spec.retriever, composer=spec.composer
+                )
+                ranked[spec.name + suffix][topic.id] = [h.id for h in result.hits]
     return ranked
 
 
-def report(ds: Dataset, ranked: dict[str, dict[str, list[str]]], per_query: bool) -> None:
-    """The tables for one set."""
+Scores = dict[str, dict[str, tuple[str, float]]]
+"""system -> "set/query id" -> (negation kind, nDCG@10): what the closing table sums."""
+
+
+def report(
+    ds: Dataset, ranked: dict[str, dict[str, list[str]]], per_query: bool, scores: Scores
+) -> None:
+    """The tables for one set; each query's nDCG@10 is added to ``scores``."""
     kinds = {t.id: t.facets["negation"] for t in ds.queries}
     negating = [q for q, k in kinds.items() if k != "none"]
     count = {k: sum(1 for v in kinds.values() if v == k) for k in KINDS}
@@ -94,6 +110,7 @@ def report(ds: Dataset, ranked: dict[str, dict[str, list[str]]], per_query: bool
             good = {d for d, g in ds.qrels[q].items() if g == 2}
             n_bad = sum(1 for d in ids[:SHOWN] if d in bad)
             per[system][q] = (by_query[q]["nDCG@10"], n_bad)
+            scores.setdefault(system, {})[f"{ds.name}/{q}"] = (kinds[q], by_query[q]["nDCG@10"])
             if q in negating:
                 failing += bool(outranking_violations(ids, good, bad, k=SHOWN))
                 shown_bad += n_bad
@@ -118,6 +135,21 @@ def report(ds: Dataset, ranked: dict[str, dict[str, list[str]]], per_query: bool
             print(f"{t.id:<6}{kinds[t.id]:<10}{cells}  {t.text}")
 
 
+def summary(scores: Scores, n_sets: int) -> None:
+    """Mean nDCG@10 over every query of every set, and by negation kind."""
+    queries = len(next(iter(scores.values()))) if scores else 0
+    print(f"\nall {n_sets} sets: {queries} queries")
+    print("\n| system | nDCG@10 | " + " | ".join(f"nDCG@10 {k}" for k in KINDS) + " |")
+    print("|---|---:|" + "---:|" * len(KINDS))
+    for system, per in scores.items():
+        cells = []
+        for k in KINDS:
+            got = [v for kind, v in per.values() if kind == k]
+            cells.append(f"{sum(got) / len(got):.4f} ({len(got)})" if got else "-")
+        mean = sum(v for _, v in per.values()) / len(per)
+        print(f"| {system} | {mean:.4f} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", action="append", dest="sets", choices=sorted(SET_CORPORA))
@@ -126,6 +158,11 @@ def main() -> None:
     ap.add_argument("-s", "--system", action="append", dest="systems")
     ap.add_argument("--depth", type=int, default=100, help="hits ranked per query and system")
     ap.add_argument("--per-query", action="store_true")
+    ap.add_argument(
+        "--written-form",
+        action="store_true",
+        help="also rank each set's written form of the query with every system (SYSTEM @form)",
+    )
     args = ap.parse_args()
     root = args.data_root or os.environ.get("LOGIR_SHARED_DATASETS")
     if not root:
@@ -133,14 +170,22 @@ def main() -> None:
     if args.depth < SHOWN:
         ap.error(f"--depth must be at least {SHOWN}")
     systems = args.systems or DEFAULT_SYSTEMS
+    names = args.sets or ["comlq"]
+    scores: Scores = {}
+    searchers: dict[str, Searcher] = {}
     try:
-        for name in args.sets or ["comlq"]:
+        for name in names:
             ds = load_handwritten(name, root)
             folder = SET_CORPORA[name]
-            searcher = open_index(ds, Path(root) / folder / "corpus.jsonl", args.index_dir / folder)
-            report(ds, rank_all(searcher, ds, systems, args.depth), args.per_query)
+            if folder not in searchers:
+                corpus = Path(root) / folder / "corpus.jsonl"
+                searchers[folder] = open_index(ds, corpus, args.index_dir / folder)
+            ranked = rank_all(searchers[folder], ds, systems, args.depth, args.written_form)
+            report(ds, ranked, args.per_query, scores)
     except LogirError as exc:
         sys.exit(f"error: {exc}")
+    if len(names) > 1:
+        summary(scores, len(names))
 
 
 if __name__ == "__main__":
