@@ -892,6 +892,19 @@ CASES: list[tuple[str, Query]] = [
         "cake recipes for my son who doesn't eat nuts",
         And(T("cake recipes for my son"), Not(T("nuts"))),
     ),
+    # "isn't who i mean", "isn't the one i mean"
+    (
+        "ammonius the teacher of plotinus pls. the alexandrian commentator who was the son of "
+        "hermias isn't who i mean",
+        And(
+            T("ammonius the teacher of plotinus"),
+            Not(T("alexandrian commentator who was the son of hermias")),
+        ),
+    ),
+    (
+        "jazz trumpeters, miles davis isn't the one i mean",
+        And(T("jazz trumpeters"), Not(T("miles davis"))),
+    ),
     # a liking, not a negation; a state of the answer after "no"
     (
         "my son can't get enough of spongebob - the movies",

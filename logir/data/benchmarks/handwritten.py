@@ -172,6 +172,9 @@ SET_CORPORA = {
     "scifact27": "scifact",
     "excluir29": "excluir",
     "nevir25": "nevir",
+    "comlq31": "comlq",
+    "negconstraint29": "negconstraint",
+    "scifact28": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -219,7 +219,7 @@ POSTPOSED = (
     r"|issue|subject|thing)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not"
     r"|won['\u2019]?t|do\s+not|don['\u2019]?t|am\s+not\s+going\s+to|shall\s+not)\s+(?:cover|need|want"
     r"|discuss|get\s+into|go\s+into))?"
-    r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+what\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
+    r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+(?:what|who|the\s+ones?)\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:search(?:ing)?(?:\s+for)?|look(?:ing)?\s+for|want|need|after|mean|meant)"
     r"|(?:can|could|may|should|must)\s+stay\s+out(?:\s+of\s+(?:it|this|that))?"
     # "the novels can stay on the shelf", "Gaudi is not to be included"
