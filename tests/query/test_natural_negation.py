@@ -905,6 +905,13 @@ CASES: list[tuple[str, Query]] = [
         "jazz trumpeters, miles davis isn't the one i mean",
         And(T("jazz trumpeters"), Not(T("miles davis"))),
     ),
+    # "X is banned" as a verdict at its clause's end; "ones that are banned" is a fact
+    (
+        "alienation stuff?? like marx or modernist books. frankenstein is banned lol",
+        And(T("alienation stuff?? like marx or modernist books"), Not(T("frankenstein"))),
+    ),
+    ("hotels where smoking is banned", T("hotels where smoking is banned")),
+    ("books, especially ones that are banned", T("books, especially ones that are banned")),
     # a liking, not a negation; a state of the answer after "no"
     (
         "my son can't get enough of spongebob - the movies",

@@ -195,6 +195,10 @@ POSTPOSED = (
     r"|occasion)"
     # "goalkeepers are out"
     r"|(?:is|are)\s+out"
+    # "frankenstein is banned lol" (a verdict, at its clause's end)
+    # (not "ones that are banned", "where alcohol is banned": a fact of the answer)
+    r"|(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)(?<!\bthey\s)"
+    r"(?:is|are)\s+banned(?=\s*(?:[.;!)]|$|\s(?:lol|lmao|haha|tho|though|tbh)\b))"
     # "the modern debate about his letters is not relevant for our label", "X are irrelevant
     # here", "passages concerning its syntax are to be disregarded"
     # "dissolution therapy w/ bile acids not relevant for me"
@@ -660,7 +664,7 @@ CUES: tuple[Cue, ...] = (
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
-        r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter)"
+        r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
         rf"|\s(?:{FOR_NOW})\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
