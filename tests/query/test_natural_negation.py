@@ -912,6 +912,39 @@ CASES: list[tuple[str, Query]] = [
     ),
     ("hotels where smoking is banned", T("hotels where smoking is banned")),
     ("books, especially ones that are banned", T("books, especially ones that are banned")),
+    # "X is the wrong one"
+    (
+        "portland in oregon - colleges, sports. portland maine is the wrong one",
+        And(T("portland in oregon - colleges, sports"), Not(T("portland maine"))),
+    ),
+    # "not all the X" names what is left out ("not all cats are black" does not); a claim
+    # is no claim with ", other than" in it; "refrain from" after its plural subject is a fact
+    (
+        "what did arius teach about the father?? just the theology, not all the council drama",
+        And(
+            T("what did arius teach about the father?? just the theology"), Not(T("council drama"))
+        ),
+    ),
+    ("not all cats are black", T("not all cats are black")),
+    (
+        "Work performed in laboratories on living organisms, other than experiments aboard the "
+        "space station.",
+        And(
+            T("Work performed in laboratories on living organisms"),
+            Not(T("experiments aboard the space station")),
+        ),
+    ),
+    (
+        "Religious communities whose members refrain from paying interest.",
+        T("Religious communities whose members refrain from paying interest."),
+    ),
+    ("tell me about cats pls refrain from dogs", And(T("tell me about cats"), Not(T("dogs")))),
+    ("rules with no limit on terms", T("rules with no limit on terms")),
+    # dictated punctuation: the mark follows its word, so "full stop skip X" starts a sentence
+    (
+        "athanasius of alexandria comma his exiles full stop skip the festal letters",
+        And(T("athanasius of alexandria, his exiles"), Not(T("festal letters"))),
+    ),
     # a liking, not a negation; a state of the answer after "no"
     (
         "my son can't get enough of spongebob - the movies",

@@ -27,6 +27,8 @@ _SET_ASIDE = re.compile(
     r"|(?:[^,;.]{1,60}?\s+)?(?:aside|to\s+one\s+side)\s*[.,;])"
     # "Treaties concluded between states, excluding any agreements made with ..."
     r"|excluding\b|with\s+the\s+exception\s+of\b"
+    # "Work performed in laboratories on living organisms, other than experiments in orbit."
+    r"|other\s+than\b|(?:apart|aside)\s+from\b"
     # "Companies AOL bought over the years - anything except the Huffington Post deal."
     r"|(?:anything|everything|all)\s+(?:except|but|bar|save|other\s+than|apart\s+from)\b)"
     # "..., Nothing British please": a claim asks for nothing

@@ -195,6 +195,8 @@ POSTPOSED = (
     r"|occasion)"
     # "goalkeepers are out"
     r"|(?:is|are)\s+out"
+    # "portland maine is the wrong one"
+    r"|(?:is|are)\s+the\s+wrong\s+(?:one|ones|kind|type|guy|place|thing)"
     # "frankenstein is banned lol" (a verdict, at its clause's end)
     # (not "ones that are banned", "where alcohol is banned": a fact of the answer)
     r"|(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)(?<!\bthey\s)"
@@ -397,6 +399,8 @@ _NOT_PLACED = _not_after(_PLACED_VERBS.split())
 NO_FOLLOW_EXCEPT = (
     r"doubt|longer|more|less|matter|one|wonder|sooner|way|later|earlier|fewer|other|such|mean"
     r"|question|end|idea|sense"
+    # "rules with no limit on terms", "no cap on spending": unlimited, a property
+    r"|limits?|caps?|ceiling|restrictions?"
 )
 
 #: the one who passes a request on ("she says ...", "the editor says skip ...", "my boss said to
@@ -425,7 +429,9 @@ LOCATIVE = r"near|outside|around|within|along|across|beyond|inside"
 # Words after "not"/"never" that make it something other than an exclusion.
 _NOT_FOLLOW_EXCEPT = (
     r"only|just|merely|simply|necessarily|to\s+mention|until|till|yet|least|even|always|quite"
-    r"|very|so|too|as|much|more|less|all|every|exactly|entirely|fully|completely|sure|certain"
+    # ("not all the council drama" leaves the drama out: "the" after "all" names it)
+    r"|very|so|too|as|much|more|less|all(?!\s+(?:the|that|those|these|his|her|their)\s+(?!time\b))"
+    r"|every|exactly|entirely|fully|completely|sure|certain"
     r"|unlike|unusual|uncommon|unknown|a\s+lot|long|far|later|earlier|before|after|to"
     # "not that I know of", "not that bad": a clause or a degree; "not that operation anaconda
     # military thing", "snakes not that band" point at a thing left out
@@ -664,7 +670,8 @@ CUES: tuple[Cue, ...] = (
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
-        r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned)"
+        r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned|ones|kind|type"
+        r"|guy|place)"
         r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
         rf"|\s(?:{FOR_NOW})\b)"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
@@ -673,8 +680,12 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_REFRAIN,
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
-        r"refrain(?:ing)?\s+from\b"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:(?:could|can|would|will)\s+you\s+)?"
+        r"(?:(?:please|pls|plz)\s+)?"
+        # (not after a plural or a relative: "communities whose members refrain from paying
+        # interest" says what the answers do)
+        r"(?:(?<=\bpls\s)|(?<![a-rt-z]s\s)(?<!\bthey\s)(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)"
+        r"(?<!\bpeople\s))refrain(?:ing)?\s+from\b"
         rf"|(?:^|[,;(]\s*|(?<=[\w)\]])(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:so\s+(?=(?:i|we)\b))?"  # ", so I would rather not wade through X"

@@ -303,19 +303,22 @@ def first_stop(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 #: punctuation said aloud by someone dictating ("graves of real people comma nothing
-#: prehistoric", "except taylor swift ones full stop"): "comma" between two words, not after
-#: an article or "oxford"/"serial" nor before "splice"; "full stop" not after "a"/"the"/"to"
+#: prehistoric", "except taylor swift ones full stop", "... who survived one question mark"):
+#: "comma" between two words, not after an article or "oxford"/"serial" nor before "splice";
+#: "full stop" not after "a"/"the"/"to"; "question mark" not after "a"/"the"
 _SPOKEN = re.compile(
-    r"(?<=\w )(?<!\ba )(?<!\bthe )(?<!\boxford )(?<!\bserial )(?<!\binverted )"
-    r"(?P<comma>comma)(?= (?!splices?\b)\w)"
-    r"|(?<=\w )(?<!\ba )(?<!\bthe )(?<!\bto )(?P<stop>full stop)(?=\s*$|\s+\w)",
+    # (the space before the word too: the mark then follows its word, "exiles. skip ...")
+    r"(?<=\w)(?<!\ba)(?<!\bthe)(?<!\boxford)(?<!\bserial)(?<!\binverted)"
+    r" (?P<comma>comma)(?= (?!splices?\b)\w)"
+    r"|(?<=\w)(?<!\ba)(?<!\bthe)(?<!\bto) (?P<stop>full stop)(?=\s*$|\s+\w)"
+    r"|(?<=\w)(?<!\ba)(?<!\bthe) (?P<question>question mark)(?=\s*$|\s+\w)",
     re.I,
 )
 
 
 #: "period" said for a full stop, at the end of a dictated text ("leave out alcohol and dengue
 #: period"); read so only where a dictated comma shows the text was dictated ("the Edo period")
-_SPOKEN_PERIOD = re.compile(r"(?<=\w )period(?=[\s.]*$)", re.I)
+_SPOKEN_PERIOD = re.compile(r"(?<=\w) period(?=[\s.]*$)", re.I)
 
 
 def spoken_punctuation(text: str) -> str:
@@ -326,8 +329,8 @@ def spoken_punctuation(text: str) -> str:
     def mark(m: re.Match[str]) -> str:
         nonlocal commas
         commas += bool(m.group("comma"))
-        sign = "," if m.group("comma") else "."
+        sign = "," if m.group("comma") else "?" if m.group("question") else "."
         return sign.ljust(len(m.group(0)))
 
     out = _SPOKEN.sub(mark, text)
-    return _SPOKEN_PERIOD.sub(".     ", out) if commas else out
+    return _SPOKEN_PERIOD.sub(".      ", out) if commas else out
