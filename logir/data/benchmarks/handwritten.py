@@ -175,6 +175,9 @@ SET_CORPORA = {
     "comlq31": "comlq",
     "negconstraint29": "negconstraint",
     "scifact28": "scifact",
+    "excluir30": "excluir",
+    "nevir26": "nevir",
+    "comlq32": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
