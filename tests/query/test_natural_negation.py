@@ -945,6 +945,11 @@ CASES: list[tuple[str, Query]] = [
         "athanasius of alexandria comma his exiles full stop skip the festal letters",
         And(T("athanasius of alexandria, his exiles"), Not(T("festal letters"))),
     ),
+    # "without comparing him to X" leaves X out; "without touching it" is a manner
+    (
+        "einstein photoelectric effect, without comparing him to newton",
+        And(T("einstein photoelectric effect"), Not(T("newton"))),
+    ),
     # a liking, not a negation; a state of the answer after "no"
     (
         "my son can't get enough of spongebob - the movies",
@@ -2163,6 +2168,9 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("teams that went the whole season without losing a game", "negation:predicate"),
         ("lightning hitting a plane without doing any serious damage", "negation:predicate"),
         ("how to lose weight without dieting", "negation:without"),
+        # a gerund with a pronoun alone after "without" is a manner, even in a question
+        ("how to clean a screen without scratching it", "negation:predicate"),
+        ("what happens if you hold the glass without touching it", "negation:predicate"),
         ("recipes without using eggs", "negation:without"),
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),

@@ -458,6 +458,8 @@ MENTION_VERB = (
     r"|address(?:ing)?|involv(?:e|es|ing)|relat(?:e|es|ing)\s+to|focus(?:ing)?\s+on"
     r"|describ(?:e|ing)|go(?:ing)?\s+into|delv(?:e|ing)\s+into|dwell(?:ing)?\s+on"
     r"|get(?:ting)?\s+into|cit(?:e|ing)|consider(?:ing)?|be\s+about|being\s+about"
+    # "einstein's photoelectric effect, without comparing him to newton"
+    r"|compar(?:e|ing)\s+(?:(?:him|her|it|them|this|that|these|those)\s+)?(?:to|with)"
     r"|contain(?:s|ing)?|featur(?:e|es|ing)"
     # where a story or an event is set: "films that don't take place in space" leave space out
     r"|t(?:ake|akes|aking|ook)\s+place\s+(?:in|on|at|during)|happen(?:s|ing|ed)?\s+(?:in|on|at|during)"
@@ -1037,6 +1039,13 @@ _GERUND_WITH_OBJECT = re.compile(
     r"|anything|much|too)\b",
     re.I,
 )
+#: a gerund whose object is a pronoun and nothing more ("without touching it", "without burning
+#: them"): a manner, with no topic to leave out, even in a question
+_GERUND_PRONOUN = re.compile(
+    r"\s*(?:(?:ever|even|really|actually|first|once)\s+)?[a-z]{2,}ing\s+(?:it|them|him|her|us|me)"
+    r"\s*[.?!]*\s*$",
+    re.I,
+)
 #: a question or a request put to the one who answers: its "without using any examples from X",
 #: "without making any references to X" tells the answer what to leave out
 _ASKS = re.compile(
@@ -1084,6 +1093,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         # "mice w/o SIRT1 (KO or knockdown)": a knockout, whose papers are about the gene
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _GERUND_WITH_OBJECT.match(negated) and not _ASKS.search(clause):
+        return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _GERUND_PRONOUN.match(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
