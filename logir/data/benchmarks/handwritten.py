@@ -178,6 +178,9 @@ SET_CORPORA = {
     "excluir30": "excluir",
     "nevir26": "nevir",
     "comlq32": "comlq",
+    "negconstraint30": "negconstraint",
+    "scifact29": "scifact",
+    "nevir27": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
