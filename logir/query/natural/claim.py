@@ -74,10 +74,10 @@ def is_claim(text: str) -> bool:
     doc = nlp.parse_whole(stripped)
     if doc is None:
         return False
-    if doc[0].tag_ == "VB" or doc[0].tag_.startswith("W"):
-        return False  # an instruction ("Find ...", "Show me ..."), or a topic ("What X said.")
+    if doc[0].tag_.startswith("W"):
+        return False  # a topic: "What the sons of famous people said about them."
     if any(sent[0].tag_ == "VB" for sent in doc.sents):
-        return False  # "... . Leave aside royal heirs.": an instruction follows
+        return False  # an instruction: "Find ...", or "... . Leave aside royal heirs."
     if _headed(doc):  # "Ambergris for a lesson on fixatives: what it is and how it forms, ..."
         return False
     if any(t.dep_ in SUBJECTS and t.lower_ in REQUESTERS for t in doc):

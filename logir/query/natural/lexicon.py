@@ -289,6 +289,12 @@ POSTPOSED = (
 #: "horror is out for now" (part of the verdict, not of the query)
 FOR_NOW = r"after\s+last\s+time|this\s+time(?:\s+round)?|for\s+now|for\s+this\s+one"
 
+#: where a verdict after its item ends: the clause's end, a chat word, a reason, or when it holds
+_VERDICT_END = (
+    r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
+    rf"|\s(?:{FOR_NOW})\b)"
+)
+
 #: a comma between an item and a short verdict on it that ends the clause: "the ottoman time
 #: with the corsairs, no need", "the sequels, not wanted"
 VERDICT_COMMA = (
@@ -632,8 +638,7 @@ CUES: tuple[Cue, ...] = (
         rf"(?=(?:[^,;.?!()\-\u2013\u2014]|(?<=\s\w)\.(?=\s)|(?<=\w)-(?=\w)|(?<=\s)\([^()]{{1,40}}\))"
         r"{1,60}?"
         rf"(?:\s+|{VERDICT_COMMA})(?:{AFTER_ITEM}"
-        rf"|{POSTPOSED}|{_OUT_LAST})\s*(?:[.;?!()]|$|,|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao"
-        rf"|haha|tbh|imo|ngl)\b|\s(?:{FOR_NOW})\b))"
+        rf"|{POSTPOSED}|{_OUT_LAST}){_VERDICT_END})"
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
@@ -674,8 +679,7 @@ CUES: tuple[Cue, ...] = (
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
         r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned|ones|kind|type"
         r"|guy|place)"
-        r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
-        rf"|\s(?:{FOR_NOW})\b)"
+        rf"{_VERDICT_END}"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
         r"|later|the\s+next)\b",
@@ -1031,9 +1035,11 @@ _GENE_START = re.compile(
 #: "without doing any serious damage"): how the thing asked for happens, a predicate of the
 #: answer, not a topic left out of the passages ("without dieting", "without using eggs" keep
 #: their exclusion)
+#: an adverb before a gerund after "without" ("without ever losing a game")
+_GERUND_LEAD = r"\s*(?:(?:ever|even|really|actually|first|once)\s+)?"
 _GERUND_WITH_OBJECT = re.compile(
     # (not a verb of what a text says: "without mentioning the Vatican" leaves the Vatican out)
-    r"\s*(?:(?:ever|even|really|actually|first|once)\s+)?(?!(?:any|some|no|every)thing\b)"
+    rf"{_GERUND_LEAD}(?!(?:any|some|no|every)thing\b)"
     rf"(?!(?:{MENTION_VERB})\b)"
     r"[a-z]{2,}ing\s+(?:a|an|the|any|all|their|his|her|its|my|our|your|them|it|him|us|me|one"
     r"|anything|much|too)\b",
@@ -1042,8 +1048,7 @@ _GERUND_WITH_OBJECT = re.compile(
 #: a gerund whose object is a pronoun and nothing more ("without touching it", "without burning
 #: them"): a manner, with no topic to leave out, even in a question
 _GERUND_PRONOUN = re.compile(
-    r"\s*(?:(?:ever|even|really|actually|first|once)\s+)?[a-z]{2,}ing\s+(?:it|them|him|her|us|me)"
-    r"\s*[.?!]*\s*$",
+    rf"{_GERUND_LEAD}[a-z]{{2,}}ing\s+(?:it|them|him|her|us|me)\s*[.?!]*\s*$",
     re.I,
 )
 #: a question or a request put to the one who answers: its "without using any examples from X",
