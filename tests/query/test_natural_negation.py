@@ -102,6 +102,11 @@ CASES: list[tuple[str, Query]] = [
         "religion in arabia before islam, leaving christianity out of it",
         And(T("religion in arabia before islam"), Not(T("christianity"))),
     ),
+    # session 33: the request in brackets ("(leave X out of it)")
+    (
+        "US Navy officers and their ships (leave the astronauts out of it)",
+        And(T("US Navy officers and their ships"), Not(T("astronauts"))),
+    ),
     (
         "essay on abbots - leaving aside lay abbots",
         And(T("essay on abbots"), Not(T("lay abbots"))),
@@ -949,6 +954,33 @@ CASES: list[tuple[str, Query]] = [
     (
         "einstein photoelectric effect, without comparing him to newton",
         And(T("einstein photoelectric effect"), Not(T("newton"))),
+    ),
+    # session 33: "don't bring X into it", "X I have covered already", a trailing "obviously",
+    # "we covered that last week" (a reason, no item); "instead of" in a why-question is the
+    # contrast it asks about
+    (
+        "Britain and the Union in the Civil War -- don't bring the slavery question into it",
+        And(T("Britain and the Union in the Civil War"), Not(T("slavery question"))),
+    ),
+    (
+        "hardships of young colonies. Rhode Island I have covered already.",
+        And(T("hardships of young colonies"), Not(T("Rhode Island"))),
+    ),
+    (
+        "where is tea actually grown? excluding the boston tea party obviously",
+        And(T("where is tea actually grown"), Not(T("boston tea party"))),
+    ),
+    (
+        "the Boston Tea Party and why - but not the Boston Massacre, we covered that last week",
+        And(T("the Boston Tea Party and why"), Not(T("Boston Massacre"))),
+    ),
+    (
+        "Asterales and inulin: why do these plants store inulin instead of starch?",
+        T("Asterales and inulin: why do these plants store inulin instead of starch?"),
+    ),
+    (
+        "why do people get sick? recipes with honey instead of sugar",
+        And(T("why do people get sick? recipes with honey"), Not(T("sugar"))),
     ),
     # a liking, not a negation; a state of the answer after "no"
     (

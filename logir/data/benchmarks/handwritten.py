@@ -181,6 +181,12 @@ SET_CORPORA = {
     "negconstraint30": "negconstraint",
     "scifact29": "scifact",
     "nevir27": "nevir",
+    "excluir31": "excluir",
+    "scifact30": "scifact",
+    "nevir28": "nevir",
+    "comlq33": "comlq",
+    "negconstraint31": "negconstraint",
+    "nevir29": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -240,6 +240,8 @@ POSTPOSED = (
     r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw)"
     r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
     r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done)"
+    # "Rhode Island / Roger Williams I have covered already"
+    r"|(?:\s*['\u2019]ve|\s+have)\s+(?:read|seen|covered|done)\s+already"
     # "alaric and his goths ive read plenty about already"
     r"|(?:\s*['\u2019]?ve|\s+have)\s+(?:read|seen|heard)\s+(?:plenty|enough|lots|a\s+lot)"
     r"(?:\s+(?:about|on))?(?:\s+already)?)"
@@ -644,7 +646,9 @@ CUES: tuple[Cue, ...] = (
         # cue at the clause's start
         r"|^(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
-        rf"|(?:,\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*|\b(?:but|and|please|just|so)\s+"
+        # ("(leave the astronauts out of it)": a bracketed request)
+        rf"|(?:,\s*|\(\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*"
+        r"|\b(?:but|and|please|just|so)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?"
         # "she asked me to keep Makhno and his anarchists out of it"
         rf"|\b{_REPORTER}\s+(?:said|says|asked|asks|wants|wanted)\s+(?:(?:me|us|you)\s+)?to\s+"
@@ -655,6 +659,9 @@ CUES: tuple[Cue, ...] = (
         # (operation aurora, ghostnet) out of it")
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)|(?<=\s)\([^()]{1,40}\)){1,60}?"
         r"\s+(?:out|alone|off\s+the\s+(?:list|table))\b)"
+        # "-- don't bring the slavery question into it"
+        r"|(?:do\s+not|don['\u2019]?t)\s+bring\s+"
+        r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+into\s+(?:it|this|that)\b)"
         # "but give the cartoons a miss"
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
@@ -681,7 +688,7 @@ CUES: tuple[Cue, ...] = (
         r"|guy|place)"
         rf"{_VERDICT_END}"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
-        r"|\bleave\s|\bleaving\s|\bkeep\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
+        r"|\bleave\s|\bleaving\s|\bkeep\s|\bbring\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
         r"|later|the\s+next)\b",
     ),
     _cue(
@@ -881,7 +888,8 @@ CUES: tuple[Cue, ...] = (
         # (also after "because", "though": "... because I have had quite enough of the Incas")
         rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and|because|since|though|although)\s+)(?:{_ALREADY}"
         # "though I covered the bomb survivors last season": done before, so left out now
-        r"|(?:i|we)\s+covered\s+(?=[^,;.?!]{1,80}?\s+(?:last\s+(?:season|series|week|month|year|term|time"
+        # (not "we covered that last week": a pronoun for an item named before it)
+        r"|(?:i|we)\s+covered\s+(?!(?:that|it|this|those|these|them)\b)(?=[^,;.?!]{1,80}?\s+(?:last\s+(?:season|series|week|month|year|term|time"
         r"|episode)|in\s+(?:a|an|the)\s+(?:previous|earlier|last|other)\s+(?:episode|season|segment"
         r"|lecture|class|piece))\b)"
         # "roman emperors - already did augustus": no subject, as typed
@@ -1241,6 +1249,8 @@ NEG_TAIL = re.compile(
     r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$"
     # "Not software libraries, obviously."
     r"|,\s*(?:obviously|of\s+course|naturally|clearly)\s*$"
+    # "excluding the boston tea party obviously"
+    r"|\s+obviously\s*$"
     # "Indian or Buddhist schools at all", "les mis to death", "mobsters n" (before "no ...")
     # (in lower case only: "Amusing Ourselves to Death" is a title)
     r"|\s+at\s+all\s*$|(?-i:\s+to\s+death)\s*$|\s+(?:n|and|or|&|\+)\s*$",

@@ -95,6 +95,8 @@ _ASIDE = re.compile(
     r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
     # "leave the arachne story alone"
     r"|alone"
+    # "don't bring the slavery question into it"
+    r"|into\s+(?:it|this|that)"
     # "leave the visual side out of the segment entirely"
     r"|out(?:\s+of\s+(?:it|this|that|them|(?:the|this|that|my|our|your|tonight['\u2019]s"
     r"|today['\u2019]s)\s+[\w'\u2019-]+))?(?:\s+(?:entirely|altogether|completely))?))"
@@ -594,6 +596,23 @@ _WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
 _FIRST_STOP = re.compile(r"[?!.]+\s+(?=\S)")
 
 
+#: a contrast that a why-question asks about ("why ... instead of Y", "how come ... rather than")
+_CONTRAST = re.compile(r"\b(?:instead\s+of|rather\s+than)\b", re.I)
+_WHY = re.compile(r"\b(?:why|how\s+come)\b", re.I)
+
+
+def _asks_why_contrast(text: str, h: _Hit) -> bool:
+    """The cue is "instead of" or "rather than" in a why-question's sentence, before its
+    question mark: the question asks about the contrast, and leaves nothing out."""
+    if not _CONTRAST.search(text, h.cue_start, h.cue_end):
+        return False
+    start = max(text.rfind(c, 0, h.cue_start) for c in ".?!:;") + 1
+    if not _WHY.search(text, start, h.cue_start):
+        return False
+    stop = min((i for i in (text.find(c, h.cue_end) for c in ".?!") if i >= 0), default=-1)
+    return stop >= 0 and text[stop] == "?"
+
+
 def _verbal_from(text: str, asks_fact: bool) -> int:
     """Where verbal negation may start: anywhere, or, in a why or yes/no question (whose own
     negation asks about a fact), only in a sentence after it that is no such question ("why do
@@ -640,6 +659,8 @@ def negations(v: View, b: Builder) -> Clause:
                 _NEGATABLE_EXCEPTION.match(text, h.cue_start)
             ):
                 continue  # "not excluding X": X is kept, not left out
+            if _asks_why_contrast(text, h):
+                continue  # "why do these plants store inulin instead of starch?": a contrast
         if h.kind in ("verbal", "no", "minus") and not has_content(text[: h.cue_start]):
             continue  # "What should not be done ...": no subject to keep
         parts = [(h.cue_end, h.neg_end)]
