@@ -38,6 +38,8 @@ def test_plan_follows_the_policy() -> None:
         "Who, besides John Field, promoted Presbyterianism?",
         "Which film did she design costumes for, but not including Michael Collins?",
         "Which models of computation, setting aside the Turing machine, made algorithms precise?",
+        # ("apart from" only subtracts, set off or not)
+        "which genocides are discussed apart from the armenian genocide?",
         # ... or the negation comes in a sentence of its own after the question
         "who were the puritans?? not the sex and marriage part",
         "Who painted the Mona Lisa? Not interested in the theft.",

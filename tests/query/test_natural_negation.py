@@ -982,6 +982,29 @@ CASES: list[tuple[str, Query]] = [
         "why do people get sick? recipes with honey instead of sugar",
         And(T("why do people get sick? recipes with honey"), Not(T("sugar"))),
     ),
+    # examples after "other than X" are of what is wanted; a bracket of its own "no"s; a reason
+    # after the item ("far too easy"); "(outside the UK ...)"
+    (
+        "Ghrelin's actions other than stimulating appetite, e.g. on fat cells",
+        And(T("Ghrelin's actions, e.g. on fat cells"), Not(T("stimulating appetite"))),
+    ),
+    (
+        "insomnia treatments that arent sleeping pills (no benzos, no zopiclone)",
+        And(
+            T("insomnia treatments"),
+            Not(T("sleeping pills")),
+            Not(T("benzos")),
+            Not(T("zopiclone")),
+        ),
+    ),
+    (
+        "Quiz round on assassinations. Julius Caesar excluded, far too easy.",
+        And(T("Quiz round on assassinations"), Not(T("Julius Caesar"))),
+    ),
+    (
+        "old manor houses (outside the UK please, we did britain last year)",
+        And(T("old manor houses"), Not(T("UK"))),
+    ),
     # a liking, not a negation; a state of the answer after "no"
     (
         "my son can't get enough of spongebob - the movies",
@@ -2204,6 +2227,9 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("how to clean a screen without scratching it", "negation:predicate"),
         ("what happens if you hold the glass without touching it", "negation:predicate"),
         ("recipes without using eggs", "negation:without"),
+        # "without the consent of" says how a thing was done
+        ("treaties signed without the consent of the government", "negation:predicate"),
+        ("photos without consent", "negation:without"),
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),
         ("describe the band, can you do it without making any references", "negation:without"),

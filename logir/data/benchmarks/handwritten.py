@@ -187,6 +187,9 @@ SET_CORPORA = {
     "comlq33": "comlq",
     "negconstraint31": "negconstraint",
     "nevir29": "nevir",
+    "scifact31": "scifact",
+    "excluir32": "excluir",
+    "comlq34": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

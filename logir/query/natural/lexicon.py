@@ -512,7 +512,10 @@ _EXCEPTION_WORDS = (
 SET_ASIDE = re.compile(
     rf"(?:[,;(]|{DASH}|\bbut)\s*(?:excluding|except(?:\s+for)?|other\s+than|apart\s+from"
     r"|aside\s+from|besides|not\s+including|not\s+counting|leaving\s+(?:out|aside)"
-    r"|(?:setting|putting)\s+aside|with\s+the\s+exception\s+of)\b",
+    r"|(?:setting|putting)\s+aside|with\s+the\s+exception\s+of)\b"
+    # "which genocides are discussed apart from the armenian genocide?": words that only
+    # subtract, even inside the clause
+    r"|\b(?:apart|aside)\s+from\b",
     re.I,
 )
 """An exception set off from the rest ("Which rivers flow through Germany, apart from the
@@ -568,8 +571,9 @@ CUES: tuple[Cue, ...] = (
         # "books outside his canon", "the outside world", "outside help")
         # ("films set outside the US", "companies based outside europe": after a participle of
         # place)
-        rf"|(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
-        r"|(?<=\bset)|(?<=\bbased)|(?<=\blocated)|(?<=\bfilmed)|(?<=\bshot)|(?<=\bborn))\s+outside\s+"
+        # ("manor houses (outside the UK please, we did britain last year)": in brackets)
+        rf"|(?:(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
+        r"|(?<=\bset)|(?<=\bbased)|(?<=\blocated)|(?<=\bfilmed)|(?<=\bshot)|(?<=\bborn))\s+|\(\s*)outside\s+"
         r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
@@ -1032,6 +1036,13 @@ _LAB_SUBJECT_END = re.compile(
     re.I,
 )
 #: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
+#: "signed without the consent of the people's own government": how a thing was done (the
+#: answer's manner), not a topic to leave out
+_CONSENT_START = re.compile(
+    r"\s*(?:the\s+|any\s+|prior\s+|their\s+|his\s+|her\s+|its\s+|parental\s+|official\s+)*"
+    r"(?:consent|approval|permission|authori[sz]ation|knowledge|agreement|blessing)\s+of\b",
+    re.I,
+)
 _AT_BASELINE = re.compile(
     r"\bat\s+(?:baseline|(?:study\s+)?entry|enrol(?:l)?ment|recruitment|inclusion)\s*$", re.I
 )
@@ -1110,6 +1121,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
     if name == NEGATION_WITHOUT and _GERUND_PRONOUN.match(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
+        return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _CONSENT_START.match(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)
@@ -1279,6 +1292,9 @@ NEG_ASIDE = re.compile(
     r"|those)\b"
     # "not musicians, if you please"
     r"|if\s+you\s+please\b"
+    # "Julius Caesar excluded, far too easy": why it is left out
+    r"|(?:(?:far|way|much|a\s+bit|a\s+little)\s+)?too\s+(?:easy|obvious|well[\s-]known|famous|basic"
+    r"|common|boring|long|hard|dark|sad|gory|scary|upsetting|depressing|political|technical)\b"
     # "leave out the Byzantine emperors, he's read those"
     r"|(?:he|she)['\u2019]s\s+(?:already\s+)?(?:read|seen|done|covered|had|got)\b"
     # "Anything except Lego, she has enough of it", "not dinosaurs, he knows them all"

@@ -72,6 +72,12 @@ _BOUNDARY = re.compile(
 # expression, "(?:\s*[^,;?!.()]+?,)+..." backtracks exponentially in the number of items.
 _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
+#: a cue that sets an item apart from others of its kind ("actions other than X")
+_OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\b", re.I)
+#: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
+_EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
+#: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
+_NEGATING_BRACKET = re.compile(r"\s*(?:no|not|without|except|excluding|minus|nothing)\b", re.I)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
 #: a capitalised name of one to four words between commas (or before the clause's end)
@@ -323,6 +329,13 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             if close >= h.cut_end and not text[h.cut_end : close].strip():
                 h.cut_end = close + 1
         return
+    examples = _OTHER_THAN.search(text, h.cue_start, h.cue_end) and _EXAMPLES.search(
+        text, h.cue_end, nxt
+    )
+    if examples:
+        # "indications other than depressive illness, such as headache": the examples are of
+        # what is wanted, and stay with it
+        nxt = examples.start()
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if h.kind == "comma" and text[h.cue_start] == ",":
         m = _first_comma(text, h.cue_end, stop)
@@ -371,6 +384,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     if rel and rel.start() > h.cue_end:
         # A non-restrictive clause after the negated concept describes it; drop it with it.
         h.neg_end = rel.start()
+        if _NEGATING_BRACKET.match(text, rel.end()):
+            # "that arent sleeping pills (no benzos, no zopiclone)": a negation of its own
+            h.cut_end = rel.start()
     if h.kind == "neither":
         nor = _NOR.search(text[h.cue_end : h.neg_end])
         if not nor:
@@ -468,13 +484,15 @@ _AND_OR = re.compile(r"\b(?:and|or)\b|\s/\s", re.I)
 _ARTICLE_START = re.compile(r"(?:the|a|an|(?:any|all|every)\s+other|other)\s")
 
 
-_INNER_NO = re.compile(rf"(?<=[^\W\d_])\s+no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)(?=[^\W\d_])", re.I)
+_INNER_NO = re.compile(
+    rf"(?<=[^\W\d_])(?:,\s*|\s+)no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)(?=[^\W\d_])", re.I
+)
 
 
 def split_list(v: View) -> list[View]:
     """An excluded list as its items (:func:`_split_items`), a "no" inside it parting two
     ("football clubs outside england no premier league teams": "england", "premier league
-    teams")."""
+    teams"; "(no benzos, no zopiclone)")."""
     pieces: list[View] = []
     at = 0
     for m in _INNER_NO.finditer(v.text):
