@@ -70,9 +70,13 @@ def summary(name: str, c: dict[str, int]) -> str:
 def main() -> None:
     from logir.query.natural import nlp
 
-    paths = [Path(p) for p in sys.argv[1:]]
-    if not paths:
+    args = sys.argv[1:]
+    if not args or any(a in ("-h", "--help") for a in args):
         sys.exit(__doc__)
+    paths = [Path(p) for p in args]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        sys.exit(f"error: no such file: {', '.join(missing)}")
     for parser in ("spacy", "regex"):
         if parser == "regex":
             nlp.load_nlp = lambda: None  # type: ignore[assignment]  # the path without spaCy

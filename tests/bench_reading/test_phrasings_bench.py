@@ -64,3 +64,19 @@ def test_several_files_end_with_their_sum(
     assert summary("x", {"forms": 1, "rows": 2} | dict.fromkeys(KEYS, 0)).startswith(
         "x: forms 1/2; auto right on exclude 0/0"
     )
+
+
+def test_help_and_a_missing_file_exit_with_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench import phrasings
+
+    monkeypatch.setattr(sys, "argv", ["phrasings.py", "--help"])
+    with pytest.raises(SystemExit) as exc:
+        phrasings.main()
+    assert "Score the natural-language reader" in str(exc.value.code)
+    gone = tmp_path / "gone.jsonl"
+    monkeypatch.setattr(sys, "argv", ["phrasings.py", str(gone)])
+    with pytest.raises(SystemExit) as exc:
+        phrasings.main()
+    assert exc.value.code == f"error: no such file: {gone}"
