@@ -1005,6 +1005,11 @@ CASES: list[tuple[str, Query]] = [
         "old manor houses (outside the UK please, we did britain last year)",
         And(T("old manor houses"), Not(T("UK"))),
     ),
+    # "or" and a wh-clause after a negated item go on with it
+    (
+        "asteraceae flower heads -- but no fossil record or how old the family is",
+        And(T("asteraceae flower heads"), Not(T("fossil record or how old the family is"))),
+    ),
     # a liking, not a negation; a state of the answer after "no"
     (
         "my son can't get enough of spongebob - the movies",

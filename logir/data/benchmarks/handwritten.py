@@ -190,6 +190,9 @@ SET_CORPORA = {
     "scifact31": "scifact",
     "excluir32": "excluir",
     "comlq34": "comlq",
+    "negconstraint32": "negconstraint",
+    "scifact32": "scifact",
+    "comlq35": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -54,7 +54,8 @@ _BOUNDARY = re.compile(
     rf"[;?!]|\.(?=\s|$)|\)|{DASH}\s(?-i:(?![A-Z]))"
     r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
     rf"|{AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
-    r"|(?<!\s)\s+(?:and|or)\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
+    # ("but no fossil record or how old the family is": "or" goes on with the negated item)
+    r"|(?<!\s)\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
