@@ -1005,6 +1005,30 @@ CASES: list[tuple[str, Query]] = [
         "old manor houses (outside the UK please, we did britain last year)",
         And(T("old manor houses"), Not(T("UK"))),
     ),
+    # "(leave X aside)" in brackets; "in it" after the item points back at the query
+    (
+        "how did the conflict hit armenias economy (leave the genocide recognition issue aside)",
+        And(T("how did the conflict hit armenias economy"), Not(T("genocide recognition issue"))),
+    ),
+    (
+        "karpov tournament victories but i dont want kasparov in it",
+        And(T("karpov tournament victories"), Not(T("kasparov"))),
+    ),
+    # "- please nothing about X"; "anything but" after a bracket and a stop; what the asker has
+    # ruled out ("we're not doing X so pls leave that out"; not "we're not doing well")
+    (
+        "malnutrition in small children (stunting, wasting) - please nothing about HIV",
+        And(T("malnutrition in small children (stunting, wasting)"), Not(T("HIV"))),
+    ),
+    (
+        "ED studies (GI bleeds, asthma). anything but the chest pain stuff",
+        And(T("ED studies (GI bleeds, asthma)"), Not(T("chest pain"))),
+    ),
+    (
+        "how do short kids do socially? we're not doing growth hormone so pls leave that out",
+        And(T("how do short kids do socially"), Not(T("growth hormone"))),
+    ),
+    ("films, we're not going for horror", And(T("films"), Not(T("horror")))),
     # "or" and a wh-clause after a negated item go on with it
     (
         "asteraceae flower heads -- but no fossil record or how old the family is",

@@ -193,6 +193,9 @@ SET_CORPORA = {
     "negconstraint32": "negconstraint",
     "scifact32": "scifact",
     "comlq35": "comlq",
+    "comlq36": "comlq",
+    "excluir33": "excluir",
+    "scifact33": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

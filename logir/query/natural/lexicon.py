@@ -557,7 +557,9 @@ CUES: tuple[Cue, ...] = (
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?<=[^\W\d_)])[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
-        r"|(?<=[^\W\d_])[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but\b"
+        # ("(..., asthma). anything but the chest pain stuff": after a bracket too)
+        r"|(?:(?<=[^\W\d_])|(?<=\)))[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody"
+        r"|any1)\s+but\b"
         # "interested in how the boys build a society, and less in the slide into savagery": what
         # the writer cares less for, after what they want
         # (set off by a comma: "more emphasis on the Army and less on the Guard" describes the
@@ -670,7 +672,8 @@ CUES: tuple[Cue, ...] = (
         r"|give\s+(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+a\s+miss\b))"
         # "leave the King Arthur angle to one side", "leaving MDM2 to one side", "though I'd
         # prefer to leave the Australian ones aside"
-        rf"|(?:^|[,;.?!]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
+        # ("(leave the genocide recognition issue aside)": in brackets)
+        rf"|(?:^|[,;.?!(]\s*|{DASH}\s*|\b(?:but|and|please|just|though|although)\s+)"
         rf"(?:{_PREFER_TO})?"
         r"(?:leav(?:e|ing)|set(?:ting)?|put(?:ting)?)\s+"
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
@@ -789,8 +792,10 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so)\s+)?"
-        r"(?:please\s+|just\s+)?"
-        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+|just\s+)?|{DASH}\s*(?:just\s+)?"
+        r"(?:please\s+|pls\s+|plz\s+|just\s+)?"
+        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+|pls\s+|plz\s+|just\s+)?"
+        # "- please nothing about HIV"
+        rf"|{DASH}\s*(?:please\s+|pls\s+|plz\s+|just\s+)?"
         # after a closing bracket: "epics from asia (gilgamesh, ramayana type stuff) no greek ones"
         r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"
@@ -839,6 +844,18 @@ CUES: tuple[Cue, ...] = (
         # "birds!!! real ones, i dont mean the star constellation"
         r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink|mean)\b",
         key=r"like|love|enjoy|want|need|care|fancy|eat|drink|mean",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
+        # "... ? we're not doing growth hormone so pls leave that out", "im not using steroids":
+        # what the one asking has ruled out, set off as a clause of its own
+        rf"(?:^|(?<=[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|so)\s+)"
+        r"(?:we|i)(?:\s*['\u2019]?(?:re|m)|\s+(?:are|am))\s+not\s+(?:really\s+)?"
+        r"(?:doing|using|trying|considering|going\s+(?:for|with)|looking\s+at)\s+"
+        # (not a manner or a pronoun: "we're not doing well", "im not doing it right")
+        r"(?!(?:well|good|great|badly|bad|ok|okay|fine|enough|so|too|very|much|right|it|that|this"
+        r"|them|those|anything|everything)\b)",
+        key=r"doing|using|trying|considering|going|looking",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1266,7 +1283,9 @@ NEG_TAIL = re.compile(
     r"|\s+obviously\s*$"
     # "Indian or Buddhist schools at all", "les mis to death", "mobsters n" (before "no ...")
     # (in lower case only: "Amusing Ourselves to Death" is a title)
-    r"|\s+at\s+all\s*$|(?-i:\s+to\s+death)\s*$|\s+(?:n|and|or|&|\+)\s*$",
+    r"|\s+at\s+all\s*$|(?-i:\s+to\s+death)\s*$|\s+(?:n|and|or|&|\+)\s*$"
+    # "i dont want kasparov in it"
+    r"|\s+in\s+(?:it|them|there)\s*$",
     re.I,
 )
 """Words at the end of a negated concept that only point back at the query's own head."""
@@ -1316,7 +1335,7 @@ NEG_ASIDE = re.compile(
     # "tumour viruses like Burkitt's lymphoma that I can set those aside"
     r"|\s+that\s+(?:i|we)\s+(?:can|could|will|would|may)\b"
     # "we already did almonds so pass on those"
-    r"|\s+so\s+(?:please\s+)?(?:pass\s+on|skip|leave|drop)\b"
+    r"|\s+so\s+(?:please\s+|pls\s+|plz\s+)?(?:pass\s+on|skip|leave|drop)\b"
     # "the bomb survivors last season so I'd rather leave them out", "... in a previous episode"
     r"|\s+(?:last|this|next)\s+(?:season|series|week|month|year|term|time|episode)\b"
     r"|\s+in\s+(?:a|an|the)\s+(?:previous|earlier|last|other)\s+(?:episode|season|segment|lecture|class"
