@@ -40,6 +40,8 @@ def test_plan_follows_the_policy() -> None:
         "Which models of computation, setting aside the Turing machine, made algorithms precise?",
         # ("apart from" only subtracts, set off or not)
         "which genocides are discussed apart from the armenian genocide?",
+        # (an instruction set off after it)
+        "who lives in highland areas + what gets grown up there - skip sri lanka pls",
         # ... or the negation comes in a sentence of its own after the question
         "who were the puritans?? not the sex and marriage part",
         "Who painted the Mona Lisa? Not interested in the theft.",

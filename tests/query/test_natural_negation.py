@@ -1029,6 +1029,24 @@ CASES: list[tuple[str, Query]] = [
         And(T("how do short kids do socially"), Not(T("growth hormone"))),
     ),
     ("films, we're not going for horror", And(T("films"), Not(T("horror")))),
+    # "X I have covered already so no need", "X is a different search, not this one", "X are off
+    # topic"; a reason after the item (", wrong country")
+    (
+        "myths set in Thebes... Oedipus I have covered already so no need",
+        And(T("myths set in Thebes"), Not(T("Oedipus"))),
+    ),
+    (
+        "what aquinas says on love; albertus magnus is a different search, not this one",
+        And(T("what aquinas says on love"), Not(T("albertus magnus"))),
+    ),
+    (
+        "writing systems for human languages, character encodings like ascii are off topic",
+        And(T("writing systems for human languages"), Not(T("character encodings like ascii"))),
+    ),
+    (
+        "thebes in ancient greece. not the egyptian thebes, wrong country",
+        And(T("thebes in ancient greece"), Not(T("egyptian thebes"))),
+    ),
     # "or" and a wh-clause after a negated item go on with it
     (
         "asteraceae flower heads -- but no fossil record or how old the family is",

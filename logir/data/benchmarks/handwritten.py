@@ -196,6 +196,9 @@ SET_CORPORA = {
     "comlq36": "comlq",
     "excluir33": "excluir",
     "scifact33": "scifact",
+    "nevir30": "nevir",
+    "negconstraint33": "negconstraint",
+    "scifact34": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -181,6 +181,8 @@ POSTPOSED = (
     # ("whales are off limits for this, different essay")
     r"|(?:(?:is|are)\s+)?off[\s-]limits(?:\s+(?:for|to)\s+(?:me|us|her|him|them|this(?:\s+one)?|now))?"
     r"|(?:is|are)\s+old\s+news(?:\s+to\s+(?:me|us))?"
+    # "computer character encodings like ascii are off topic"
+    r"|(?:is|are)\s+off[\s-]topic(?:\s+(?:here|for\s+(?:me|us|this)))?"
     # "the 2008 amendments act is out of scope", "Impeachment out of scope."
     # ("... out of scope for her": the one the search is for)
     # ("... are out of scope for my essay")
@@ -222,7 +224,7 @@ POSTPOSED = (
     # "the chemotherapy trials are a separate story I will not cover"
     # "his blood pressure pills are a seperate question"
     r"|(?:is|are)\s+(?:a\s+)?(?:separate|seperate|different|another)\s+(?:story|matter|topic|question"
-    r"|issue|subject|thing)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not"
+    r"|issue|subject|thing|search)(?:\s+(?:altogether|entirely))?(?:\s+(?:that\s+)?(?:i|we)\s+(?:will\s+not"
     r"|won['\u2019]?t|do\s+not|don['\u2019]?t|am\s+not\s+going\s+to|shall\s+not)\s+(?:cover|need|want"
     r"|discuss|get\s+into|go\s+into))?"
     r"|(?:(?:is|are)\s+not|isn['\u2019]?t|aren['\u2019]?t)\s+(?:what|who|the\s+ones?)\s+(?:i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
@@ -246,7 +248,9 @@ POSTPOSED = (
     r"|(?:\s*['\u2019]?ve|\s+have)\s+(?:read|seen|heard)\s+(?:plenty|enough|lots|a\s+lot)"
     r"(?:\s+(?:about|on))?(?:\s+already)?)"
     # "heart failure i already know, so leave it"
-    r"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?)?"
+    # ("Oedipus I have covered already so no need")
+    r"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?"
+    r"|no\s+need))?"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
     # "NASA results keep coming up and i dont want them"
     r"|keeps?\s+(?:coming|showing|popping|turning)\s+up\s*,?\s+(?:and|but)\s+(?:i|we)\s+"
@@ -515,7 +519,11 @@ SET_ASIDE = re.compile(
     r"|(?:setting|putting)\s+aside|with\s+the\s+exception\s+of)\b"
     # "which genocides are discussed apart from the armenian genocide?": words that only
     # subtract, even inside the clause
-    r"|\b(?:apart|aside)\s+from\b",
+    r"|\b(?:apart|aside)\s+from\b"
+    # "who lives in highland areas ... - skip sri lanka pls": an instruction set off after the
+    # question says what to leave out of the results, not what the answer is
+    rf"|(?:[,;(]|{DASH})\s*(?:(?:but|and|so)\s+)?(?:please\s+|pls\s+|plz\s+|just\s+)?"
+    r"(?:skip|omit|exclude|ignore|disregard|leave\s+out)\b",
     re.I,
 )
 """An exception set off from the rest ("Which rivers flow through Germany, apart from the
@@ -1311,6 +1319,8 @@ NEG_ASIDE = re.compile(
     r"|those)\b"
     # "not musicians, if you please"
     r"|if\s+you\s+please\b"
+    # "not the egyptian thebes, wrong country"
+    r"|wrong\s+(?:one|ones|country|city|place|person|guy|era|period|century|kind|type|thing)\b"
     # "Julius Caesar excluded, far too easy": why it is left out
     r"|(?:(?:far|way|much|a\s+bit|a\s+little)\s+)?too\s+(?:easy|obvious|well[\s-]known|famous|basic"
     r"|common|boring|long|hard|dark|sad|gory|scary|upsetting|depressing|political|technical)\b"
