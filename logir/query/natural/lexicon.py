@@ -563,7 +563,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?<=[^\W\d_)])[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?:(?<=[^\W\d_])|(?<=\)))[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         # ("(..., asthma). anything but the chest pain stuff": after a bracket too)
         r"|(?:(?<=[^\W\d_])|(?<=\)))[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody"
@@ -1060,7 +1060,6 @@ _LAB_SUBJECT_END = re.compile(
     r"|organoids|knockouts?)\s*$",
     re.I,
 )
-#: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
 #: "signed without the consent of the people's own government": how a thing was done (the
 #: answer's manner), not a topic to leave out
 _CONSENT_START = re.compile(
@@ -1068,6 +1067,7 @@ _CONSENT_START = re.compile(
     r"(?:consent|approval|permission|authori[sz]ation|knowledge|agreement|blessing)\s+of\b",
     re.I,
 )
+#: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
 _AT_BASELINE = re.compile(
     r"\bat\s+(?:baseline|(?:study\s+)?entry|enrol(?:l)?ment|recruitment|inclusion)\s*$", re.I
 )
