@@ -1061,6 +1061,13 @@ CASES: list[tuple[str, Query]] = [
         "decisions nobody explained - no reason given",
         T("decisions nobody explained - no reason given"),
     ),
+    # a bound, not a negation: "no higher than", "no older than"
+    (
+        "watercress irradiation doses no higher than 2 kGy",
+        T("watercress irradiation doses no higher than 2 kGy"),
+    ),
+    # "abt it" after a plural points back at the query ("no movies abt it")
+    ("ice hockey pls but no movies abt it", And(T("ice hockey"), Not(T("movies")))),
     # a filler between "but" and "not" hangs on once the item is cut out
     (
         "us presidential elections but like not the lincoln ones",

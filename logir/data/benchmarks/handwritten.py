@@ -199,6 +199,9 @@ SET_CORPORA = {
     "nevir30": "nevir",
     "negconstraint33": "negconstraint",
     "scifact34": "scifact",
+    "comlq37": "comlq",
+    "excluir34": "excluir",
+    "scifact35": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -413,6 +413,8 @@ NO_FOLLOW_EXCEPT = (
     r"|question|end|idea|sense"
     # "rules with no limit on terms", "no cap on spending": unlimited, a property
     r"|limits?|caps?|ceiling|restrictions?"
+    # "doses no higher than 2 kGy", "no older than 12", "no better than placebo": a bound
+    r"|[a-z]+er\s+than"
 )
 
 #: the one who passes a request on ("she says ...", "the editor says skip ...", "my boss said to
@@ -1292,8 +1294,9 @@ NEG_TAIL = re.compile(
     # "Indian or Buddhist schools at all", "les mis to death", "mobsters n" (before "no ...")
     # (in lower case only: "Amusing Ourselves to Death" is a title)
     r"|\s+at\s+all\s*$|(?-i:\s+to\s+death)\s*$|\s+(?:n|and|or|&|\+)\s*$"
-    # "i dont want kasparov in it"
-    r"|\s+in\s+(?:it|them|there)\s*$",
+    # "i dont want kasparov in it", "no movies abt it", "not the films about it"
+    # (after a plural only: not "scholars who wrote about them")
+    r"|\s+in\s+(?:it|them|there)\s*$|(?<=[^\W\d_]s)\s+(?:about|abt|on)\s+it\s*$",
     re.I,
 )
 """Words at the end of a negated concept that only point back at the query's own head."""
