@@ -1047,6 +1047,23 @@ CASES: list[tuple[str, Query]] = [
         "thebes in ancient greece. not the egyptian thebes, wrong country",
         And(T("thebes in ancient greece"), Not(T("egyptian thebes"))),
     ),
+    # "X, please leave it"; "I do not require X", "i not want X"; ", separate question"
+    (
+        "the huns as a people. the story of pope leo stopping attila, please leave it",
+        And(T("the huns as a people"), Not(T("story of pope leo stopping attila"))),
+    ),
+    (
+        "Jerusalem's status in the basic laws; I do not require material on the partition plan.",
+        And(T("Jerusalem's status in the basic laws"), Not(T("partition plan"))),
+    ),
+    (
+        "how cyclic AMP controls differentiation? i not want the osteoblast papers",
+        And(T("how cyclic AMP controls differentiation"), Not(T("osteoblast papers"))),
+    ),
+    (
+        "RAS blockade and kidney harm. leave aliskiren aside, separate question",
+        And(T("RAS blockade and kidney harm"), Not(T("aliskiren"))),
+    ),
     # "or" and a wh-clause after a negated item go on with it
     (
         "asteraceae flower heads -- but no fossil record or how old the family is",
@@ -2283,6 +2300,8 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("recipes without using eggs", "negation:without"),
         # "without the consent of" says how a thing was done
         ("treaties signed without the consent of the government", "negation:predicate"),
+        # a negated verb before "without" makes it a condition ("you need one")
+        ("stuff in the night sky you can't see without a telescope", "negation:predicate"),
         ("photos without consent", "negation:without"),
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),

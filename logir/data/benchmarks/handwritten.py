@@ -202,6 +202,9 @@ SET_CORPORA = {
     "comlq37": "comlq",
     "excluir34": "excluir",
     "scifact35": "scifact",
+    "comlq38": "comlq",
+    "scifact36": "scifact",
+    "negconstraint34": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -148,6 +148,9 @@ POSTPOSED = (
     rf"|nothing\s+(?:on|about)\s+(?:it|them|those|that)"
     rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
     r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    # ("..., please leave it": only after the comma VERDICT_COMMA allows)
+    r"|(?<=,\s)(?:please\s+|pls\s+|plz\s+|just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)"
+    r"(?:\s+(?:out|aside))?"
     # "east asian calligraphy isn't wanted", "anyone from breaking bad can sit this one out"
     r"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+wanted|(?:can|could|may)\s+sit\s+(?:this|it)\s+(?:one\s+)?out"
     # "houston's a no", "the cruise ports are a no-go", "reality shows are a hard pass"
@@ -304,7 +307,10 @@ _VERDICT_END = (
 #: a comma between an item and a short verdict on it that ends the clause: "the ottoman time
 #: with the corsairs, no need", "the sequels, not wanted"
 VERDICT_COMMA = (
-    r",\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary))\s*(?:[.;?!)]|$"
+    # ("the story of pope leo stopping attila, please leave it")
+    r",\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary)"
+    r"|(?:please\s+|pls\s+|plz\s+|just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)"
+    r"(?:\s+(?:out|aside))?)\s*(?:[.;?!)]|$"
     r"|\s(?:tho|though|thx|thanks|lol|pls|please|tbh|imo|ngl)\b))"
 )
 
@@ -850,10 +856,11 @@ CUES: tuple[Cue, ...] = (
         rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?(?:\b(?:you|i|we|they|he|she)|\b{_MY_PEOPLE}|{_FOR_WHOM}who)\s+"
         r"(?:(?:specifically|particularly|really|just|definitely|certainly|also)\s+)?"
         # ("i am not need papers on X", as a learner writes it)
-        rf"(?:(?:{AUX}|am)\s+not|{NT}|dont|never)\s+(?:really\s+)?"
-        # "birds!!! real ones, i dont mean the star constellation"
-        r"(?:like|love|enjoy|want|need|care\s+(?:for|about|bout|abt)|fancy|eat|drink|mean)\b",
-        key=r"like|love|enjoy|want|need|care|fancy|eat|drink|mean",
+        # ("i not want the bone papers", as a learner writes it)
+        rf"(?:(?:{AUX}|am)\s+not|{NT}|dont|never|(?<=\bi\s)not|(?<=\bwe\s)not)\s+(?:really\s+)?"
+        # "birds!!! real ones, i dont mean the star constellation", "I do not require material on X"
+        r"(?:like|love|enjoy|want|need|require|care\s+(?:for|about|bout|abt)|fancy|eat|drink|mean)\b",
+        key=r"like|love|enjoy|want|need|require|care|fancy|eat|drink|mean",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1069,6 +1076,8 @@ _CONSENT_START = re.compile(
     r"(?:consent|approval|permission|authori[sz]ation|knowledge|agreement|blessing)\s+of\b",
     re.I,
 )
+#: a negated verb right before "without" ("you can't see without", "it won't start without")
+_NEGATED_VERB_END = re.compile(rf"(?:\b(?:{NT}|cant|wont|not|never)\s+)[a-z]+\s*$", re.I)
 #: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
 _AT_BASELINE = re.compile(
     r"\bat\s+(?:baseline|(?:study\s+)?entry|enrol(?:l)?ment|recruitment|inclusion)\s*$", re.I
@@ -1150,6 +1159,10 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _CONSENT_START.match(negated):
+        return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _NEGATED_VERB_END.search(before):
+        # "stuff in the night sky you can't see without a telescope": a condition (you need
+        # one), not a topic left out
         return NEGATION_PREDICATE
     if name == NEGATION_PREDICATE and (
         _MENTION_START.match(negated)
@@ -1322,6 +1335,9 @@ NEG_ASIDE = re.compile(
     r"|those)\b"
     # "not musicians, if you please"
     r"|if\s+you\s+please\b"
+    # "leave aliskiren aside, separate question"
+    r"|(?:a\s+)?(?:separate|seperate|different|another)\s+(?:story|matter|topic|question|issue|subject"
+    r"|search)\b"
     # "not the egyptian thebes, wrong country"
     r"|wrong\s+(?:one|ones|country|city|place|person|guy|era|period|century|kind|type|thing)\b"
     # "Julius Caesar excluded, far too easy": why it is left out
