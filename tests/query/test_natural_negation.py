@@ -1064,6 +1064,24 @@ CASES: list[tuple[str, Query]] = [
         "RAS blockade and kidney harm. leave aliskiren aside, separate question",
         And(T("RAS blockade and kidney harm"), Not(T("aliskiren"))),
     ),
+    # two stretches that each name the item the other leaves out; "(so no X)" after a negated
+    # item; "that happened outside X"; ", my kid is so bored of them" (a comment)
+    (
+        "which countries joined the IMF after 1991? armenia i know already, so not armenia please",
+        And(T("which countries joined the IMF after 1991"), Not(T("armenia"))),
+    ),
+    (
+        "novels about ambition. no plays (so no macbeth)",
+        And(T("novels about ambition"), Not(T("plays")), Not(T("macbeth"))),
+    ),
+    (
+        "famous crimes that happened outside the US?",
+        And(T("famous crimes that happened"), Not(T("US"))),
+    ),
+    (
+        "animal movies!! but no cats and no dogs, my kid is so bored of them",
+        And(T("animal movies"), Not(T("cats")), Not(T("dogs"))),
+    ),
     # "or" and a wh-clause after a negated item go on with it
     (
         "asteraceae flower heads -- but no fossil record or how old the family is",

@@ -205,6 +205,9 @@ SET_CORPORA = {
     "comlq38": "comlq",
     "scifact36": "scifact",
     "negconstraint34": "negconstraint",
+    "excluir35": "excluir",
+    "nevir31": "nevir",
+    "comlq39": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -591,7 +591,13 @@ CUES: tuple[Cue, ...] = (
         # place)
         # ("manor houses (outside the UK please, we did britain last year)": in brackets)
         rf"|(?:(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
-        r"|(?<=\bset)|(?<=\bbased)|(?<=\blocated)|(?<=\bfilmed)|(?<=\bshot)|(?<=\bborn))\s+|\(\s*)outside\s+"
+        r"|(?<=\bset)|(?<=\bbased)|(?<=\blocated)|(?<=\bfilmed)|(?<=\bshot)|(?<=\bborn)"
+        # ("crimes and killings that happened outside the US")
+        # (not "made outside the US": "cartoon tv series made outside the US (so no american
+        # shows)" ranks better with the place kept in the positive part, where the dense part
+        # reads it)
+        r"|(?<=\bhappened)|(?<=\boccurred)|(?<=\btook\splace))\s+"
+        r"|\(\s*)outside\s+"
         r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
@@ -1328,7 +1334,8 @@ NEG_ASIDE = re.compile(
     r"|that\s+i|about\s+whom|about\s+which"
     # "..., my grandson already did that part", "..., my teacher said no opera"
     r"|(?:my|our|his|her|their)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says"
-    r"|told)"
+    # ("no cats and no dogs, my kid is so bored of them")
+    r"|told|is|are|was|were|gets|hates)"
     # "not the physics ones, einstein is literally everywhere already"
     r"|[^,;.?!]{1,40}?\s+already\s*[.!]?\s*$"
     r"|(?:so\s+|and\s+)?(?:please\s+|just\s+)?(?:leave|skip|drop|omit)\s+(?:it|them|him|her|that"

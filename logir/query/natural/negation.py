@@ -78,7 +78,9 @@ _OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\
 #: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
 _EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
 #: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
-_NEGATING_BRACKET = re.compile(r"\s*(?:no|not|without|except|excluding|minus|nothing)\b", re.I)
+_NEGATING_BRACKET = re.compile(
+    r"\s*(?:(?:so|and|but)\s+)?(?:no|not|without|except|excluding|minus|nothing)\b", re.I
+)
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
 #: a capitalised name of one to four words between commas (or before the clause's end)
@@ -708,8 +710,12 @@ def negations(v: View, b: Builder) -> Clause:
         rest = v.without(trial).trim()
         if not rest.has_content():
             continue  # nothing positive would be left: keep this cue as plain text
+        # what the query asks for, without the other negated stretches ("armenia i know already,
+        # so not armenia please": each names the item the other leaves out)
+        others = [(o.cue_start, o.cut_end) for o in hits if o is not h and o.cut_end > o.cue_start]
         said = content_words(rest.text)
-        if all(content_words(c.text) <= said for c in concepts) and all(
+        asked = content_words(v.without(trial + others).trim().text) if others else said
+        if all(content_words(c.text) <= asked for c in concepts) and all(
             content_words(text[s:e]) <= said for s, e in parts
         ):
             comment = _comment_before(text, h.cue_start)
