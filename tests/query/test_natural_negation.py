@@ -1082,6 +1082,11 @@ CASES: list[tuple[str, Query]] = [
         "animal movies!! but no cats and no dogs, my kid is so bored of them",
         And(T("animal movies"), Not(T("cats")), Not(T("dogs"))),
     ),
+    # a bracket opening on "no longer" is no exclusion of its own
+    (
+        "albertosaurus species names that didn't stick (no longer accepted today)",
+        And(T("albertosaurus species names"), Not(T("stick"))),
+    ),
     # "or" and a wh-clause after a negated item go on with it
     (
         "asteraceae flower heads -- but no fossil record or how old the family is",

@@ -208,6 +208,8 @@ SET_CORPORA = {
     "excluir35": "excluir",
     "nevir31": "nevir",
     "comlq39": "comlq",
+    "negconstraint35": "negconstraint",
+    "comlq40": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -544,7 +544,9 @@ CUES: tuple[Cue, ...] = (
         # "(anything but metallica)", "(anything except X)", "(minus the creamy ones)"
         rf"\(\s*(?:but\s+|so\s+|and\s+)?(?:please\s+)?(?:(?:anything|everything|anyone|anybody|any1)\s+"
         # ("(NO, polyamines)" is nitric oxide: "no" in lower case or capitalised only)
-        rf"(?:but|except(?:\s+for)?)|minus(?!\s+signs?\b)|{_EXCEPTION_WORDS}|without|not|(?-i:[Nn]o)|unrelated\s+to|never\s+mind"
+        # ("(no longer accepted today)": "no" before a word that makes it no negation)
+        rf"(?:but|except(?:\s+for)?)|minus(?!\s+signs?\b)|{_EXCEPTION_WORDS}|without|not"
+        rf"|(?-i:[Nn]o)(?!\s+(?:{NO_FOLLOW_EXCEPT})\b)|unrelated\s+to|never\s+mind"
         rf"|do\s+not\s+(?:{MENTION_VERB})|don't\s+(?:{MENTION_VERB}))\b",
         "paren",
     ),

@@ -79,7 +79,9 @@ _OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\
 _EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
 #: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
 _NEGATING_BRACKET = re.compile(
-    r"\s*(?:(?:so|and|but)\s+)?(?:no|not|without|except|excluding|minus|nothing)\b", re.I
+    r"\s*(?:(?:so|and|but)\s+)?(?:no(?!\s+(?:" + NO_FOLLOW_EXCEPT + r")\b)|not|without|except"
+    r"|excluding|minus|nothing)\b",
+    re.I,
 )
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
