@@ -128,6 +128,11 @@ _DOES_NOT = r"(?:does\s+not|doesn['\u2019]?t|do\s+not|don['\u2019]?t)"
 #: a relative before a negation, "that's" and "thats" as typed ("stock car racing thats not nascar")
 _RELATIVE = r"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?"
 
+#: a polite word or "just" before a request ("please leave it", "pls no X", "just skip it")
+_PLEASE = r"(?:please\s+|pls\s+|plz\s+|just\s+)?"
+#: a request that leaves out an item named before it: "leave it", "skip them", "drop that out"
+_LEAVE_IT = r"(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?"
+
 #: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
 POSTPOSED = (
@@ -149,8 +154,7 @@ POSTPOSED = (
     rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
     r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
     # ("..., please leave it": only after the comma VERDICT_COMMA allows)
-    r"|(?<=,\s)(?:please\s+|pls\s+|plz\s+|just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)"
-    r"(?:\s+(?:out|aside))?"
+    rf"|(?<=,\s){_PLEASE}{_LEAVE_IT}"
     # "east asian calligraphy isn't wanted", "anyone from breaking bad can sit this one out"
     r"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+wanted|(?:can|could|may)\s+sit\s+(?:this|it)\s+(?:one\s+)?out"
     # "houston's a no", "the cruise ports are a no-go", "reality shows are a hard pass"
@@ -252,8 +256,7 @@ POSTPOSED = (
     r"(?:\s+(?:about|on))?(?:\s+already)?)"
     # "heart failure i already know, so leave it"
     # ("Oedipus I have covered already so no need")
-    r"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?"
-    r"|no\s+need))?"
+    rf"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:{_LEAVE_IT}|no\s+need))?"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
     # "NASA results keep coming up and i dont want them"
     r"|keeps?\s+(?:coming|showing|popping|turning)\s+up\s*,?\s+(?:and|but)\s+(?:i|we)\s+"
@@ -309,8 +312,7 @@ _VERDICT_END = (
 VERDICT_COMMA = (
     # ("the story of pope leo stopping attila, please leave it")
     r",\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary)"
-    r"|(?:please\s+|pls\s+|plz\s+|just\s+)?(?:leave|skip|drop)\s+(?:it|them|that|those)"
-    r"(?:\s+(?:out|aside))?)\s*(?:[.;?!)]|$"
+    rf"|{_PLEASE}{_LEAVE_IT})\s*(?:[.;?!)]|$"
     r"|\s(?:tho|though|thx|thanks|lol|pls|please|tbh|imo|ngl)\b))"
 )
 
@@ -530,7 +532,7 @@ SET_ASIDE = re.compile(
     r"|\b(?:apart|aside)\s+from\b"
     # "who lives in highland areas ... - skip sri lanka pls": an instruction set off after the
     # question says what to leave out of the results, not what the answer is
-    rf"|(?:[,;(]|{DASH})\s*(?:(?:but|and|so)\s+)?(?:please\s+|pls\s+|plz\s+|just\s+)?"
+    rf"|(?:[,;(]|{DASH})\s*(?:(?:but|and|so)\s+)?{_PLEASE}"
     r"(?:skip|omit|exclude|ignore|disregard|leave\s+out)\b",
     re.I,
 )
@@ -816,10 +818,10 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so)\s+)?"
-        r"(?:please\s+|pls\s+|plz\s+|just\s+)?"
-        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+(?:please\s+|pls\s+|plz\s+|just\s+)?"
+        rf"{_PLEASE}"
+        rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+{_PLEASE}"
         # "- please nothing about HIV"
-        rf"|{DASH}\s*(?:please\s+|pls\s+|plz\s+|just\s+)?"
+        rf"|{DASH}\s*{_PLEASE}"
         # after a closing bracket: "epics from asia (gilgamesh, ramayana type stuff) no greek ones"
         r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"
