@@ -20,6 +20,7 @@ from logir.cli_options import (
     RerankDepthOpt,
     RerankOpt,
     RerankWeightOpt,
+    SpellingOpt,
     bm25_params,
     check_hits,
     rerank_settings,
@@ -413,6 +414,7 @@ def search_cmd(
     rerank: RerankOpt = None,
     rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
     rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
+    spelling: SpellingOpt = True,
     llm_base_url: LLMBaseUrlOpt = None,
     llm_model: LLMModelOpt = DEFAULT_MODEL,
     llm_key_env: LLMKeyEnvOpt = DEFAULT_KEY_ENV,
@@ -426,7 +428,7 @@ def search_cmd(
     --rerank, the top hits reread by a trained reader."""
     from logir.query import QuerySyntaxError
     from logir.query.reading import ALL_MODES
-    from logir.searcher import Searcher
+    from logir.searcher import Searcher, spelling_line
 
     if mode not in ALL_MODES:
         raise LogirError(f"unknown --mode {shorten(mode)!r}; known: {', '.join(ALL_MODES)}")
@@ -454,10 +456,12 @@ def search_cmd(
         )
     settings = rerank_settings(rerank, rerank_depth, rerank_weight)
     comp = _composer(composer)
-    searcher = Searcher(index_dir, retriever or None, rerank=settings)
+    searcher = Searcher(index_dir, retriever or None, rerank=settings, spelling=spelling)
     result = searcher.search(reading, k=k, composer=comp)
     for note in result.warnings:
         err.print(f"warning: {note}", markup=False, highlight=False)
+    if result.corrections and not explain:
+        err.print(spelling_line(result.corrections), markup=False, highlight=False)
     if as_json:
         payload = {**result.to_dict(), "composer": composer}
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
@@ -552,6 +556,7 @@ def eval_cmd(
     ] = None,
     bm25_k1: Bm25K1Opt = None,
     bm25_b: Bm25BOpt = None,
+    spelling: SpellingOpt = True,
     ray: RayOpt = None,
     shards: ShardsOpt = 4,
     quiet: QuietOpt = False,
@@ -657,6 +662,7 @@ def eval_cmd(
                     bm25=bm25,
                     show_progress=terminal_progress(quiet),
                     shard=ray_sharding(ray, shards),
+                    spelling=spelling,
                 ),
                 llm=llm,
                 logical_form=logical_form,

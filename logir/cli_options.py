@@ -31,6 +31,14 @@ QuietOpt = Annotated[
         "line per task, or per step with LOGIR_VERBOSE=1).",
     ),
 ]
+SpellingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--spelling/--no-spelling",
+        help="BM25 reads a misspelt query word (one the index and English lack) as the English "
+        "word one edit away that the index holds.",
+    ),
+]
 Bm25K1Opt = Annotated[
     float | None,
     typer.Option(

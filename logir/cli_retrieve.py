@@ -13,6 +13,7 @@ from logir.cli_options import (
     RerankDepthOpt,
     RerankOpt,
     RerankWeightOpt,
+    SpellingOpt,
     check_hits,
     rerank_settings,
 )
@@ -51,6 +52,7 @@ def retrieve_cmd(
     rerank: RerankOpt = None,
     rerank_depth: RerankDepthOpt = DEFAULT_DEPTH,
     rerank_weight: RerankWeightOpt = DEFAULT_WEIGHT,
+    spelling: SpellingOpt = True,
 ) -> None:
     """Rank every query of a topics file and write a TREC run (qid Q0 docid rank score tag).
 
@@ -77,6 +79,7 @@ def retrieve_cmd(
                 tag=run_tag,
                 batch=batch,
                 rerank=settings,
+                spelling=spelling,
                 progress=lambda done, total: bars.update(str(run.name), done, total),
             )
     except KeyboardInterrupt:

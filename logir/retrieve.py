@@ -98,11 +98,12 @@ def retrieve(
     batch: int = DEFAULT_BATCH,
     progress: Callable[[int, int], None] | None = None,
     rerank: RerankSettings | None = None,
+    spelling: bool = True,
 ) -> RetrieveSummary:
     """Rank every topic of ``topics_path`` over ``index`` and write the TREC run ``run``
     (``qid Q0 docid rank score tag``, at most ``k`` lines a topic); resumable (see the module).
     ``progress(done, total)`` follows the topics; ``rerank`` rereads each topic's top hits with
-    a trained reader."""
+    a trained reader; ``spelling`` False keeps misspelt words as typed (BM25)."""
     from logir.logic import get_composer
     from logir.searcher import Searcher
 
@@ -119,7 +120,7 @@ def retrieve(
         raise LogirError(f"topics file {topics_file} holds no topic")
     comp = get_composer(composer)
     all_readings = _read_all(topics, topics_file, mode)  # a bad query stops before any file
-    searcher = Searcher(index, retriever, rerank=rerank)
+    searcher = Searcher(index, retriever, rerank=rerank, spelling=spelling)
     comp = searcher.second_stage(comp)
     name, scorer = searcher.scorer()
     settings: dict[str, Any] = {
@@ -131,6 +132,7 @@ def retrieve(
         "mode": mode,
         "k": k,
         "tag": tag,
+        "spelling": spelling,
     }
     if rerank is not None:
         settings["rerank"] = rerank.spec

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from logir.logic.ranking import Ranking
     from logir.rerank import InferenceReader, RerankSettings
 
-__all__ = ["Hit", "SearchResult", "Searcher", "auto_plan", "reading_warnings"]
+__all__ = ["Hit", "SearchResult", "Searcher", "auto_plan", "reading_warnings", "spelling_line"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ class SearchResult:
     this query (``flat``, ``exclude``, ``logic`` or ``rewrite``) and why: ``auto`` ranks some
     queries flat although their logical form has a NOT. ``warnings`` holds what a user should see
     even without asking (a query that looked like logir syntax but did not parse). ``rerank``
-    holds the second stage's settings when a reader reread the top hits.
+    holds the second stage's settings when a reader reread the top hits. ``corrections`` maps
+    each query word BM25 read as another (a misspelling) to that word.
     """
 
     reading: Reading
@@ -84,6 +85,7 @@ class SearchResult:
     warnings: list[str]
     applied: Applied
     rerank: RerankSettings | None = None
+    corrections: dict[str, str] = field(default_factory=dict)
 
     @property
     def logical_form(self) -> str | None:
@@ -101,6 +103,7 @@ class SearchResult:
             "logical_form": self.logical_form,
             **self.applied.to_dict(),
             "notes": list(self.reading.notes),
+            "corrections": dict(self.corrections),
             **({"rerank": self.rerank.to_dict()} if self.rerank is not None else {}),
             "hits": [h.to_dict() for h in self.hits],
         }
@@ -113,8 +116,10 @@ class Searcher:
     :class:`~logir.index.store.Index`; ``retriever`` is the default retriever (``bm25``,
     ``dense``, ``hybrid`` or ``splade``; by default hybrid when the index has bm25 and dense, else
     its first). ``rerank`` names a trained reader that rereads every search's top N (loaded
-    here, once). ``llm`` is the client that ``mode="llm"`` asks for logical forms. Not safe to
-    share between threads: scorers keep per-query state.
+    here, once). ``llm`` is the client that ``mode="llm"`` asks for logical forms.
+    ``spelling`` False stops BM25 from reading misspelt query words as the words they near
+    (:mod:`logir.index.spelling`). Not safe to share between threads: scorers keep per-query
+    state.
     """
 
     def __init__(
@@ -123,6 +128,7 @@ class Searcher:
         retriever: str | None = None,
         rerank: RerankSettings | None = None,
         llm: ChatClient | None = None,
+        spelling: bool = True,
     ) -> None:
         from logir.index.store import Index, open_index
         from logir.search import default_retriever, search_retrievers
@@ -131,6 +137,7 @@ class Searcher:
         self.retrievers = search_retrievers(self.index)
         self.default_retriever = retriever or default_retriever(self.index)
         self._scorers: dict[str, tuple[str, Scorer]] = {}
+        self.spelling = spelling
         self.scorer(self.default_retriever)  # an unknown retriever fails here, not later
         self.rerank = rerank
         self.llm = llm
@@ -152,11 +159,13 @@ class Searcher:
 
     def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
         """The retriever's name and its scorer (loaded once)."""
+        from logir.index.spelling import set_spelling
         from logir.search import choose_scorer
 
         key = retriever or self.default_retriever
         if key not in self._scorers:
             self._scorers[key] = choose_scorer(self.index, key)
+            set_spelling(self._scorers[key][1], self.spelling)
         return self._scorers[key]
 
     @staticmethod
@@ -186,6 +195,7 @@ class Searcher:
         ``retriever``; at most ``k`` hits. A searcher with a reader rereads the top hits unless
         ``rerank`` is False; settings given as ``rerank`` change its depth and weight for this
         search (the reader stays the one loaded)."""
+        from logir.index.spelling import corrections
         from logir.logic import get_composer
         from logir.logic.applied import applied
         from logir.rerank import Reranked
@@ -198,6 +208,7 @@ class Searcher:
         reading = query if isinstance(query, Reading) else self.read(query, mode, self.llm)
         ranking, rows = search_hits(self.index, scorer, comp, reading, k)
         hits = [Hit(**h) for h in rows]
+        fixed = corrections(scorer, reading.text)
         return SearchResult(
             reading=reading,
             retriever=name,
@@ -206,15 +217,20 @@ class Searcher:
             ranking=ranking,
             hits=hits,
             additive=comp.additive,
-            explanation=_explain(comp, reading, ranking),
+            explanation=_explain(comp, reading, ranking, fixed),
             warnings=_warnings(comp, reading),
             applied=applied(first, reading),
             rerank=comp.settings if isinstance(comp, Reranked) else None,
+            corrections=fixed,
         )
 
 
-def _explain(composer: Composer, reading: Reading, ranking: Ranking) -> list[str]:
+def _explain(
+    composer: Composer, reading: Reading, ranking: Ranking, fixed: dict[str, str]
+) -> list[str]:
     lines = [f"logical form: {ranking.logical_form or '(flat: the text as is)'}"]
+    if fixed:
+        lines.append(spelling_line(fixed))
     decided = composer.explain(reading)
     if decided:
         lines.extend(decided.splitlines())
@@ -235,6 +251,12 @@ def _warnings(composer: Composer, reading: Reading) -> list[str]:
 def reading_warnings(reading: Reading) -> list[str]:
     """Notes a user should see: a query that looked like syntax but was read as prose."""
     return [n for n in reading.notes if n.startswith("looked like query syntax")]
+
+
+def spelling_line(fixed: dict[str, str]) -> str:
+    """One line saying which query words BM25 read as others."""
+    pairs = ", ".join(f"{wrong!r} as {right!r}" for wrong, right in fixed.items())
+    return f"spelling: BM25 read {pairs} (--no-spelling to keep words as typed)"
 
 
 def auto_plan(reading: Reading) -> Applied:

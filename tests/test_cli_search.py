@@ -128,3 +128,21 @@ def test_markup_in_a_query_is_printed_as_text(index: Path) -> None:
     proc = logir("search", str(index), "[red]Newton[/red] gravity", "-k", "1")
     assert proc.returncode == 0, proc.stderr
     assert "[red]Newton[/red] gravity" in proc.stdout
+
+
+def test_a_misspelt_word_is_read_as_the_indexed_one_and_said_so(index: Path) -> None:
+    typo = "the photoelectic effect"
+    proc = logir("search", str(index), typo, "-k", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert got["corrections"] == {"photoelectic": "photoelectric"}
+    assert got["hits"][0]["id"] in ("sat", "other3")
+    plain = logir("search", str(index), typo, "-k", "1")
+    assert "spelling: BM25 read 'photoelectic' as 'photoelectric'" in plain.stderr
+    explained = logir("search", str(index), typo, "-k", "1", "--explain")
+    assert "spelling: BM25 read 'photoelectic' as 'photoelectric'" in explained.stdout
+    off = logir("search", str(index), typo, "-k", "1", "--json", "--no-spelling")
+    assert off.returncode == 0, off.stderr
+    got_off = json.loads(off.stdout)
+    assert got_off["corrections"] == {}
+    assert got_off["hits"][0]["score"] < got["hits"][0]["score"]  # only "effect" matched

@@ -13,6 +13,7 @@ from logir.data.dataset import Document
 from logir.errors import LogirError
 from logir.index import registry
 from logir.index.base import Scorer, attach_passages
+from logir.index.spelling import set_spelling
 from logir.logic.contract import Composer
 from logir.logic.registry import get_composer, uses_llm
 from logir.rerank.settings import RerankSettings, parse_rerank
@@ -87,7 +88,8 @@ class ScorerPool:
     the encoders of dense and splade, None: their defaults; ``bm25``: BM25's ``k1`` and ``b``;
     ``show_progress``: whether the encoders may draw their own bars, None: their default;
     ``shard``: what each stored retriever's scorer becomes once built, e.g. a sharded scorer
-    served by Ray actors, :mod:`logir.index.sharded`; a composite one is made of those)."""
+    served by Ray actors, :mod:`logir.index.sharded`; a composite one is made of those;
+    ``spelling``: whether BM25 corrects misspelt query words, :mod:`logir.index.spelling`)."""
 
     def __init__(
         self,
@@ -99,6 +101,7 @@ class ScorerPool:
         show_progress: bool | None = None,
         shard: Callable[[Scorer], Scorer] | None = None,
         splade_model: str | None = None,
+        spelling: bool = True,
     ) -> None:
         if not docs:
             raise LogirError("the dataset has no corpus to retrieve from")
@@ -110,6 +113,7 @@ class ScorerPool:
         self.bm25 = dict(bm25 or {})
         self.show_progress = show_progress
         self.shard = shard
+        self.spelling = spelling
         self._scorers: dict[str, Scorer] = {}
 
     def get(self, retriever: str) -> Scorer:
@@ -127,6 +131,7 @@ class ScorerPool:
             show_progress=self.show_progress,
         )
         scorer = registry.build(retriever, self.texts, options, part=self.get)
+        set_spelling(scorer, self.spelling)
         if self.shard is not None and registry.retriever(retriever).stored:
             scorer = self.shard(scorer)
         attach_passages(scorer, self.texts)

@@ -27,6 +27,7 @@ from logir.index.bm25compact import CompactPostings, is_compact
 from logir.index.bm25s_internals import stopword_set
 from logir.index.impacts import Impacts
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
+from logir.index.spelling import Speller, names
 from logir.lru import LRU
 
 PARAMS_FILE = "logir_bm25.json"
@@ -67,6 +68,8 @@ class BM25Scorer:
         self._stemmer = _make_stemmer(self.params.get("stemmer"))
         self._stopwords = stopword_set(self.params.get("stopwords"))
         self._words = _words_of(self.params.get("tokenizer", "two_plus"))
+        self._spelling = bool(self.params.get("spelling", True))
+        self._speller: Speller | None = None
         self._csr: sp.csr_matrix | None = None
         self._kept_ids: LRU[str, np.ndarray] = LRU(_KEPT_IDS)  # see token_ids
         self._kept_batches: LRU[tuple[str, ...], tuple[list[np.ndarray], np.ndarray]] = LRU(
@@ -182,19 +185,68 @@ class BM25Scorer:
     def n_docs(self) -> int:
         return self._n
 
+    @property
+    def spelling(self) -> bool:
+        """Whether query words the index lacks are read as an English word one edit away
+        (:mod:`logir.index.spelling`); on unless the ``spelling`` parameter says false."""
+        return self._spelling
+
+    @spelling.setter
+    def spelling(self, on: bool) -> None:
+        if bool(on) != self._spelling:
+            self._spelling = bool(on)
+            self._kept_ids.clear()  # token ids made the other way
+            self._kept_batches.clear()
+
     def tokenize(self, texts: list[str]) -> list[list[str]]:
         """The stemmed, stop-word-free tokens of each text, as the index sees them (the
-        tokenizer the index was built with)."""
-        return tokenize(texts, self._stopwords, self._stemmer, self._words)
+        tokenizer the index was built with), misspelt words corrected (``spelling``)."""
+        out = tokenize(texts, self._stopwords, self._stemmer, self._words)
+        if not self.spelling:
+            return out
+        for i, toks in enumerate(out):
+            if any(t not in self._vocab for t in toks):
+                out[i] = [tok for _, tok in self.analyse(texts[i]) if tok]
+        return out
 
     def analyse(self, text: str) -> list[tuple[str, str]]:
         """The words of ``text`` in order, lower-cased, stop words kept, each with the token the
-        index keeps for it ('' for a stop word): ``tokenize`` with the words it drops."""
+        index keeps for it ('' for a stop word): ``tokenize`` with the words it drops. A
+        misspelt word's token is its correction's (``corrections``)."""
         ws = self._words(text.lower())
         kept = [w for w in ws if w not in self._stopwords]
-        stems = self._stemmer.stemWords(kept) if self._stemmer is not None and kept else kept
+        stems = self._stem(kept)
+        if self.spelling:
+            fixes = self._fixes(kept, stems, text)
+            stems = [
+                self._stem([fixes[w]])[0] if w in fixes else s
+                for w, s in zip(kept, stems, strict=True)
+            ]
         it = iter(stems)
         return [(w, "" if w in self._stopwords else next(it)) for w in ws]
+
+    def corrections(self, text: str) -> dict[str, str]:
+        """The words of ``text`` this index reads as another (misspelt word -> correction);
+        empty when ``spelling`` is off."""
+        if not self.spelling:
+            return {}
+        kept = [w for w in self._words(text.lower()) if w not in self._stopwords]
+        return self._fixes(kept, self._stem(kept), text)
+
+    def _stem(self, words: list[str]) -> list[str]:
+        return self._stemmer.stemWords(words) if self._stemmer is not None and words else words
+
+    def _fixes(self, words: list[str], stems: list[str], text: str) -> dict[str, str]:
+        missing = [w for w, s in zip(words, stems, strict=True) if s not in self._vocab]
+        if missing:
+            named = names(text)
+            missing = [w for w in missing if w not in named]
+        if not missing:
+            return {}
+        if self._speller is None:
+            self._speller = Speller(self._vocab, self._stem)
+        found = {w: self._speller.correct(w) for w in missing}
+        return {w: c for w, c in found.items() if c is not None}
 
     def token_ids(self, texts: list[str]) -> list[np.ndarray]:
         """Vocabulary ids per text, in token order (repeats kept, unknown tokens dropped;

@@ -93,7 +93,8 @@ def shard_sources(scorer: Scorer, bounds: np.ndarray) -> list[ShardSource]:
                 "indptr": part.indptr,
                 "vocab": {t: i for i, t in enumerate(scorer.vocabulary) if t},  # type: ignore[attr-defined]
                 "nonocc": None if nonocc is None else np.asarray(nonocc[lo:hi]),
-                "params": dict(scorer.params),  # type: ignore[attr-defined]
+                # its spelling switch too: each shard corrects the query words as the whole would
+                "params": {**scorer.params, "spelling": getattr(scorer, "spelling", True)},  # type: ignore[attr-defined]
             }
         else:
             emb = scorer.embeddings  # type: ignore[attr-defined]

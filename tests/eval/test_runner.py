@@ -99,3 +99,12 @@ def test_the_pool_gives_each_scorer_the_corpus_texts() -> None:
     docs = [Document("a", "no coffee in it", "Tiramisu"), Document("b", "coffee granita")]
     bm25 = ScorerPool(docs).get("bm25")
     assert scorer_passages(bm25) == ["Tiramisu\nno coffee in it", "coffee granita"]
+
+
+def test_the_pool_passes_the_spelling_switch_to_bm25() -> None:
+    from logir.eval.systems import ScorerPool
+
+    docs = [Document("a", "coffee granita"), Document("b", "lemon sorbet")]
+    assert ScorerPool(docs).get("bm25").corrections("coffe") == {"coffe": "coffee"}
+    off = ScorerPool(docs, spelling=False).get("bm25")
+    assert off.spelling is False and off.corrections("coffe") == {}
