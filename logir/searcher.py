@@ -157,6 +157,14 @@ class Searcher:
 
         return Reranked(composer, self.reader, settings, self.index.passages)
 
+    def use_spelling(self, on: bool) -> None:
+        """Turn BM25's spelling correction on or off, for the scorers loaded and to come."""
+        from logir.index.spelling import set_spelling
+
+        self.spelling = on
+        for _, scorer in self._scorers.values():
+            set_spelling(scorer, on)
+
     def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
         """The retriever's name and its scorer (loaded once)."""
         from logir.index.spelling import set_spelling

@@ -143,3 +143,18 @@ def test_applied_says_when_auto_ranked_flat_despite_a_not(index_dir: Path) -> No
     fuzzy = searcher.search('"physics" AND NOT "relativity"', k=2, composer="fuzzy").to_dict()
     assert fuzzy["applied"] == "logic"
     assert searcher.search(EXCLUDING, k=2, composer="flat").applied.kind == "flat"
+
+
+def test_spelling_can_be_switched_for_every_loaded_scorer(index_dir: Path) -> None:
+    searcher = logir.Searcher(index_dir, retriever="bm25")
+    text = "radioactivty prizes"
+    on = searcher.search(text, k=2, composer="flat")
+    assert on.corrections == {"radioactivty": "radioactivity"}
+    assert on.explanation[1] == (
+        "spelling: BM25 read 'radioactivty' as 'radioactivity' (--no-spelling to keep words "
+        "as typed)"
+    )
+    searcher.use_spelling(False)
+    off = searcher.search(text, k=2, composer="flat")
+    assert off.corrections == {} and off.hits[0].score < on.hits[0].score
+    assert logir.Searcher(index_dir, retriever="bm25", spelling=False).spelling is False

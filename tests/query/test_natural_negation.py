@@ -2363,3 +2363,21 @@ def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:
 def test_no_purely_negative_result(text: str) -> None:
     result = q(text)
     assert not is_purely_negative(result)
+
+
+@pytest.mark.parametrize(
+    "text, excluded",
+    [
+        (
+            "Vehicle regulations — registration, which side the steering wheel is on, trailer "
+            "sizes — outside the US.",
+            "US",
+        ),
+        ("Rules for trailers — anywhere outside the US.", "US"),
+    ],
+)
+def test_outside_after_a_dash_leaves_a_place_out(text: str, excluded: str) -> None:
+    from logir.query.reading import read
+
+    r = read(text)
+    assert r.logical_form is not None and r.logical_form.endswith(f'AND NOT "{excluded}"')

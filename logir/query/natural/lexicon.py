@@ -586,7 +586,8 @@ CUES: tuple[Cue, ...] = (
         # answer)
         r"|,\s*(?:and|but)\s+(?:much\s+|far\s+)?less\s+(?:so\s+)?(?:in|on|about)\b"
         # "hotels anywhere but paris", "manor houses somewhere outside England": a place left out
-        r"|(?<=[\w.])\s+anywhere\s+but\b|(?<=[\w.,])\s+(?:somewhere|anywhere)\s+outside(?:\s+of)?\b"
+        rf"|(?<=[\w.])\s+anywhere\s+but\b|(?:(?<=[\w.,])\s+|{DASH}\s*)(?:somewhere|anywhere)\s+"
+        r"outside(?:\s+of)?\b"
         # "stadiums outside england", "motorway rules, outside the united states", "IFN signalling
         # outside antiviral defence": a place or a field left out, after a comma, a plural or a
         # gerund (not "an imam outside the mosque", "stood outside the city", "lies outside",
@@ -601,7 +602,8 @@ CUES: tuple[Cue, ...] = (
         # shows)" ranks better with the place kept in the positive part, where the dense part
         # reads it)
         r"|(?<=\bhappened)|(?<=\boccurred)|(?<=\btook\splace))\s+"
-        r"|\(\s*)outside\s+"
+        # ("vehicle regulations - registration, trailer sizes - outside the US": after a dash)
+        rf"|\(\s*|{DASH}\s*)outside\s+"
         r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
