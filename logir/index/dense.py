@@ -199,6 +199,9 @@ class DenseScorer:
         if ann is not None and ann.n_docs != self.embeddings.shape[0]:
             raise LogirError(f"ANN index over {ann.n_docs} documents, embeddings of {self.n_docs}")
         self.ann = ann
+        #: what a query text becomes before it is encoded (a hybrid's lexical part sets it to
+        #: its spelling correction, :meth:`logir.index.lexical.BM25Scorer.corrected`)
+        self.rewrite: Callable[[str], str] | None = None
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
         self._doc_norm: float | None = None  # the largest row norm, read at the first search
 
@@ -293,6 +296,8 @@ class DenseScorer:
     def embed(self, texts: list[str]) -> np.ndarray:
         """Query embeddings ``[len(texts), dim]``; recently seen texts are not re-encoded."""
         out = np.empty((len(texts), self.dim), dtype=np.float32)
+        if self.rewrite is not None:
+            texts = [self.rewrite(t) for t in texts]
         missing = list(dict.fromkeys(t for t in texts if t not in self._queries))
         if missing:
             new = _encode_queries(encoder_for(self.model_id), missing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -26,6 +27,12 @@ class HybridScorer:
         if lexical.n_docs != dense.n_docs:
             raise ValueError("hybrid scorers must share one corpus")
         self.lexical = lexical
+        corrected = getattr(lexical, "corrected", None)
+        if corrected is not None and hasattr(dense, "rewrite"):
+            # the dense part reads the words the lexical part corrects as corrected too; a copy
+            # (arrays and query cache shared), so the dense scorer alone reads texts as typed
+            dense = copy.copy(dense)
+            dense.rewrite = corrected  # type: ignore[attr-defined]
         self.dense = dense
         self.alpha = float(alpha)
         self.chunk = chunk

@@ -233,6 +233,22 @@ class BM25Scorer:
         kept = [w for w in self._words(text.lower()) if w not in self._stopwords]
         return self._fixes(kept, self._stem(kept), text)
 
+    def corrected(self, text: str) -> str:
+        """``text`` with each word this index reads as another (``corrections``) written as
+        that word, in lower case; everything else as typed."""
+        fixes = self.corrections(text)
+        if not fixes:
+            return text
+        out, at = [], 0
+        for m in _WORDS.finditer(text):
+            word = m.group().lower().replace("\u2019", "'")
+            tail = m.group()[-2:] if word.endswith("'s") else ""  # a possessive stays one
+            fix = fixes.get(word[: len(word) - len(tail)].replace("'", ""))
+            if fix is not None:
+                out.append(text[at : m.start()] + fix + tail)
+                at = m.end()
+        return "".join(out) + text[at:]
+
     def _stem(self, words: list[str]) -> list[str]:
         return self._stemmer.stemWords(words) if self._stemmer is not None and words else words
 

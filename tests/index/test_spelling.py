@@ -111,3 +111,41 @@ def test_the_switch_is_a_parameter(tmp_path) -> None:
 def test_without_the_dictionary_nothing_is_corrected(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spelling, "english", lambda: None)
     assert Speller({"movement": 0}, lambda ws: ws).correct("movment") is None
+
+
+def test_corrected_rewrites_only_the_misspelt_words(bm25: BM25Scorer) -> None:
+    text = "Tuberculossis treatmnts, the goverment's plan; the goverment\u2019s; O'Goverment"
+    assert bm25.corrected(text) == (
+        "tuberculosis treatments, the government's plan; the government\u2019s; O'Goverment"
+    )
+    assert bm25.corrected("buried treasure") == "buried treasure"
+
+
+def test_a_hybrid_dense_part_reads_the_corrected_words(
+    bm25: BM25Scorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numpy as np
+
+    from logir.index import dense as dense_module
+    from logir.index.dense import DenseScorer
+    from logir.index.hybrid import HybridScorer
+
+    encoded: list[str] = []
+
+    def encode(model: object, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        encoded.extend(texts)
+        return np.ones((len(texts), len(DOCS)), dtype=np.float32)
+
+    monkeypatch.setattr(dense_module, "encoder_for", lambda model: None)
+    monkeypatch.setattr(dense_module, "_encode_queries", encode)
+    dense = DenseScorer(np.eye(len(DOCS), dtype=np.float32), model="fake")
+    hybrid = HybridScorer(bm25, dense)
+    hybrid.score(["goverment policy"])
+    dense.score(["goverment policy"])  # the dense scorer alone reads the text as typed
+    assert encoded == ["government policy", "goverment policy"]
+    set_spelling(hybrid, False)
+    try:
+        hybrid.parts["dense"].embed(["the goverment"])
+        assert encoded[-1] == "the goverment"
+    finally:
+        set_spelling(hybrid, True)

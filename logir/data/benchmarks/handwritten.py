@@ -210,6 +210,9 @@ SET_CORPORA = {
     "comlq39": "comlq",
     "negconstraint35": "negconstraint",
     "comlq40": "comlq",
+    "excluir36": "excluir",
+    "scifact37": "scifact",
+    "nevir32": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -255,8 +255,10 @@ POSTPOSED = (
     r"|(?:\s*['\u2019]?ve|\s+have)\s+(?:read|seen|heard)\s+(?:plenty|enough|lots|a\s+lot)"
     r"(?:\s+(?:about|on))?(?:\s+already)?)"
     # "heart failure i already know, so leave it"
-    # ("Oedipus I have covered already so no need")
-    rf"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:{_LEAVE_IT}|no\s+need))?"
+    # ("Oedipus I have covered already so no need", "shishapangma i already know so not that
+    # one")
+    rf"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:{_LEAVE_IT}|no\s+need"
+    r"|not\s+(?:that|this|those|these|them|it)(?:\s+ones?)?))?"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
     # "NASA results keep coming up and i dont want them"
     r"|keeps?\s+(?:coming|showing|popping|turning)\s+up\s*,?\s+(?:and|but)\s+(?:i|we)\s+"
