@@ -160,7 +160,13 @@ from logir.logic.kinds import (
     names_an_entity,
     readable,
 )
-from logir.logic.nations import named_in, nation_of, nations_in_lead, wanted_nations
+from logir.logic.nations import (
+    named_in,
+    nation_of,
+    nation_words,
+    nations_in_lead,
+    wanted_nations,
+)
 from logir.logic.ranking import Ranking
 from logir.lru import LRU
 from logir.query import natural as cues
@@ -886,14 +892,38 @@ def without_words(text: str, terms: tuple[str, ...] | list[str]) -> str:
 
 def distinct_words(term: str, positive: str) -> str:
     """``term`` without the words ``positive`` also has (case-insensitive, a final "s" ignored),
-    the rest as written; ``term`` itself when nothing else is left."""
+    the rest as written; ``term`` itself when nothing else is left. A region of a nation the
+    positive part names ("Northern Ireland" out of "Irish places", "East Germany" out of
+    "German history") keeps only its compass word."""
     have = _stems(positive)
+    words = term.lower().split()
+    if len(words) == 2 and words[0] in COMPASS and words[1] in nation_words(positive):
+        have = have | {_stem(words[1])}
     shared = [w for w in re.findall(r"\w+", term) if _stem(w.lower()) in have]
     if not shared:
         return term
     rest = without_words(term, shared).strip(" \t:;,.-")
     return rest or term
 
+
+#: the words that name a region of a nation ("Northern Ireland", "East Germany")
+COMPASS = frozenset(
+    [
+        "north",
+        "south",
+        "east",
+        "west",
+        "northern",
+        "southern",
+        "eastern",
+        "western",
+        "central",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+    ]
+)
 
 #: words that open a modifier narrowing a noun phrase ("mountains in Nepal", "films by Nolan")
 RESTRICTORS = frozenset(

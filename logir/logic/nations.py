@@ -226,6 +226,17 @@ def wanted_nations(text: str) -> list[str]:
     return out
 
 
+def nation_words(text: str) -> set[str]:
+    """The one-word names (lower case) of each nation ``text`` names by one word ("irish" ->
+    "irish", "ireland"): a query that asks for "Irish places" has asked for "Ireland"."""
+    out: set[str] = set()
+    for w in _words(text):
+        key = _key(w)
+        if key is not None:
+            out.update(n.lower() for n in NATIONS[key].names if " " not in n and "." not in n)
+    return out
+
+
 def names_of(key: str) -> tuple[str, ...]:
     """The names a passage calls the nation ``key`` by, its parts' names included."""
     nation = NATIONS[key]

@@ -91,6 +91,17 @@ def test_distinct_words() -> None:
     assert distinct_words("cheese", "blue cheese") == "cheese"  # nothing else left: the term
 
 
+def test_a_region_of_a_wanted_nation_keeps_its_compass_word() -> None:
+    assert distinct_words("Northern Ireland", "Irish history and Irish places") == "Northern"
+    assert distinct_words("East Germany", "German history") == "East"
+    assert distinct_words("Northern Ireland", "British history") == "Northern Ireland"
+    # only a compass word and the name: an entity keeps every word
+    assert distinct_words("White Australia policy", "Australian Labor") == "White Australia policy"
+    assert distinct_words("american artists", "folk acts from outside the states") == (
+        "american artists"
+    )
+
+
 def test_words_the_positive_part_shares_weigh_less(bm25: BM25Scorer) -> None:
     passages = [
         "Renewable energy sources such as wind and solar power cut emissions.",

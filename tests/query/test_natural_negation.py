@@ -2381,3 +2381,26 @@ def test_outside_after_a_dash_leaves_a_place_out(text: str, excluded: str) -> No
 
     r = read(text)
     assert r.logical_form is not None and r.logical_form.endswith(f'AND NOT "{excluded}"')
+
+
+@pytest.mark.parametrize(
+    "text, excluded",
+    [
+        (
+            "i want read about mountains in tibet or china, but shishapangma i already know so "
+            "not that one",
+            "shishapangma",
+        ),
+        (
+            "gamma rays - in space or from radioactive stuff. star names like gamma arietis are "
+            "NOT what im after",
+            "star names like gamma arietis",
+        ),
+    ],
+)
+def test_session_34_verdicts_after_the_item(text: str, excluded: str) -> None:
+    from logir.query.reading import read
+
+    r = read(text)
+    assert r.logical_form is not None and r.logical_form.endswith(f'AND NOT "{excluded}"')
+    assert "read about" not in r.logical_form  # the request's frame is dropped

@@ -213,6 +213,8 @@ SET_CORPORA = {
     "excluir36": "excluir",
     "scifact37": "scifact",
     "nevir32": "nevir",
+    "comlq41": "comlq",
+    "negconstraint36": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
