@@ -25,7 +25,8 @@ MIN_LETTERS = 5  #: shorter words are never corrected
 MAX_LETTERS = 24  #: nor longer ones (no English word to reach; bounds the work per word)
 _LETTERS = frozenset(string.ascii_lowercase)
 _KEPT = 4096  # words whose verdict a speller keeps
-_SENTENCE_END = frozenset('.!?:;"\n\u201c(')  # a capital after one of these may start a sentence
+_SENTENCE_END = frozenset(".!?:;\n(")  # a capital after one of these may start a sentence;
+# not after a quotation mark: a capital there more often opens a title ('"Burnin' Out"')
 
 
 @functools.cache

@@ -215,6 +215,7 @@ SET_CORPORA = {
     "nevir32": "nevir",
     "comlq41": "comlq",
     "negconstraint36": "negconstraint",
+    "scifact38": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
