@@ -78,3 +78,49 @@ def test_auto_still_excludes_a_topic(text: str) -> None:
 
 def test_without_spacy_no_negation_describes_the_answer(no_spacy: None) -> None:
     assert not negation_describes_answer(DESCRIBE_THE_ANSWER[0])
+
+
+@needs_spacy
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        # the item of "other than" ends where the sentence's verb starts
+        (
+            "which countries other than France use the euro?",
+            '"which countries use the euro" AND NOT "France"',
+        ),
+        (
+            "which bands apart from the beatles came from liverpool",
+            '"which bands came from liverpool" AND NOT "beatles"',
+        ),
+        (
+            "muscle regeneration after injury - which progenitor cells besides satellite cells "
+            "contribute?",
+            '"muscle regeneration after injury - which progenitor cells contribute" AND NOT '
+            '"satellite cells"',
+        ),
+        # not a relative clause's verb, a title's, or one after a relative word
+        (
+            "1990s F1 races with Damon Hill, other than the ones Schumacher won",
+            '"1990s F1 races with Damon Hill" AND NOT "ones Schumacher won"',
+        ),
+        (
+            "what rihanna songs are there besides We Found Love?",
+            '"what rihanna songs are there" AND NOT "We Found Love"',
+        ),
+        ("cities other than paris that have a metro", '"cities" AND NOT "paris that have a metro"'),
+    ],
+)
+def test_an_other_than_item_ends_at_the_main_verb(text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form
+
+
+@needs_spacy
+def test_not_counting_after_a_question_leaves_a_topic_out() -> None:
+    from logir.logic.auto import plan_query
+    from logir.query.reading import read
+
+    text = "what is NAT and why do networks use it, not counting that made-up ipv9 thing"
+    assert plan_query(read(text), "cues").kind == "exclude"

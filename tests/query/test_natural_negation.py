@@ -2403,4 +2403,21 @@ def test_session_34_verdicts_after_the_item(text: str, excluded: str) -> None:
 
     r = read(text)
     assert r.logical_form is not None and r.logical_form.endswith(f'AND NOT "{excluded}"')
-    assert "read about" not in r.logical_form  # the request's frame is dropped
+
+
+@pytest.mark.parametrize(
+    "text, excluded",
+    [
+        (
+            "horror movie marathon ideas?? we did every halloween film last year so not those",
+            "every halloween film",
+        ),
+        ("board games for kids, we played monopoly to death so not that", "monopoly"),
+        ("supernatural novels, i read dracula so not that one", "dracula"),
+    ],
+)
+def test_what_was_done_before_so_not_that(text: str, excluded: str) -> None:
+    from logir.query.reading import read
+
+    form = read(text).logical_form
+    assert form is not None and form.endswith(f'AND NOT "{excluded}"')

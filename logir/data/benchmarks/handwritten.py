@@ -216,6 +216,9 @@ SET_CORPORA = {
     "comlq41": "comlq",
     "negconstraint36": "negconstraint",
     "scifact38": "scifact",
+    "scifact39": "scifact",
+    "comlq42": "comlq",
+    "excluir37": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -124,12 +124,13 @@ def _next_is(doc: Any, tok: Any, word: str) -> bool:
 
 
 def _is_exception(tok: Any, doc: Any) -> bool:
-    """ "except", "excluding", "besides", "other than", "apart from", "not including"."""
+    """ "except", "excluding", "besides", "other than", "apart from", "not including", "not
+    counting"."""
     low = tok.lower_
     if low in EXCEPTIONS:
         return True
-    if low == "not":
-        return _next_is(doc, tok, "including")
+    if low == "not":  # "not including", "not counting"
+        return _next_is(doc, tok, "including") or _next_is(doc, tok, "counting")
     after = PAIRED_EXCEPTIONS.get(low)
     return bool(after) and _next_is(doc, tok, after)
 

@@ -955,8 +955,10 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_DISLIKE,
         # "supernatural novels, I've read dracula so not that one": what was read is left out
-        rf"(?:[,;.?!(]\s*|{DASH}\s*)(?:i|we)(?:\s*['\u2019]ve|\s+have)\s+(?:already\s+)?"
-        r"(?:read|seen|watched|done|covered|had)\s+"
+        # ("horror movie marathon ideas?? we did every halloween film last year so not those")
+        rf"(?:[,;.?!(]\s*|{DASH}\s*)(?:i|we)(?:(?:\s*['\u2019]ve|\s+have)\s+(?:already\s+)?"
+        r"(?:read|seen|watched|done|covered|had)|\s+(?:already\s+)?(?:read|saw|watched|did"
+        r"|covered|visited|played|tried))\s+"
         # ("I've read all I want about Albert Speer's, so not his": what was read is the item)
         r"(?:(?:all|enough|plenty)\s+(?:(?:i|we)\s+(?:want|need|care)\s+)?(?:to\s+read\s+)?(?:about|on|of)\s+)?"
         r"(?=[^,;.?!]{1,60}?(?:\s+|,\s*)so\s+not\b)",
@@ -1441,10 +1443,8 @@ FRAME = re.compile(
     r"|i\s+(?:seek|am\s+seeking|['\u2019]m\s+seeking)"
     r"|i\s+(?:would|should)\s+like\s+to\s+(?:learn|know|read)(?:\s+(?:about|of))?"
     r"|(?:please\s+)?(?:show|give|get|find)\s+me"
-    r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need|\s+wanna)"
-    # ("i want to read about", "i want read about": the object's preposition goes too)
-    r"(?:\s+(?:to\s+)?(?:find|see|read(?:\s+up)?(?:\s+(?:about|on))?|know\s+about"
-    r"|learn\s+about))?"
+    r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
+    r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?"
     # a request passed on: "A patron wants material on", "my boss is looking for", "Patron
     # asking for reviews of the evidence on"
     r"|(?:(?:a|the|my|our|one)\s+)?(?:patron|client|customer|user|student|reader|visitor"

@@ -38,6 +38,7 @@ from logir.query.natural.lexicon import (
     negated_kind,
     verbal_kind,
 )
+from logir.query.natural.nlp import parse_whole
 from logir.query.natural.view import View, content_words, first_stop, has_content, is_abbreviation
 
 _CUE_WORK = 40_000
@@ -342,6 +343,13 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         # what is wanted, and stay with it
         nxt = examples.start()
     stop, blen = _boundary_after(text, h.cue_end, nxt)
+    if _OTHER_THAN.search(text, h.cue_start, h.cue_end):
+        verb = _verb_after_item(text, h.cue_end, stop)
+        if verb is not None:
+            # "which countries other than France use the euro?": the item ends where the
+            # sentence's verb starts; what follows says what is wanted
+            h.neg_end = h.cut_end = verb
+            return
     if h.kind == "comma" and text[h.cue_start] == ",":
         m = _first_comma(text, h.cue_end, stop)
         listed = _listed_end(text, h.cue_end)
@@ -403,6 +411,33 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         # "neither the X work nor the Y work is wanted": the verb says both are left out
         h.second = (b_start, verb.start() if verb else h.neg_end)
         h.neg_end = a_end
+
+
+#: the tags of a finite verb in spaCy's English tag set (not "VBZ": its small model often tags a
+#: plural noun so, "besides statins")
+_FINITE = frozenset({"VBP", "VBD", "MD"})
+_RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "where", "when", "to"})
+
+
+def _verb_after_item(text: str, start: int, stop: int) -> int | None:
+    """Where the sentence's finite main verb starts between ``start`` (an "other than" item's
+    first word) and ``stop``, after at least one word of the item and before any relative word
+    ("cities other than paris that have a metro" keeps its clause; so do "the ones Schumacher
+    won", whose verb is not the sentence's, and a title, "We Found Love"); None without one, or
+    without spaCy."""
+    doc = parse_whole(text)
+    if doc is None:
+        return None
+    seen = False
+    for tok in doc:
+        if tok.idx < start or tok.is_space:
+            continue
+        if tok.idx >= stop or tok.lower_ in _RELATIVE:
+            return None
+        if seen and tok.tag_ in _FINITE and tok.dep_ == "ROOT" and not tok.text[0].isupper():
+            return tok.idx
+        seen = seen or any(c.isalnum() for c in tok.text)
+    return None
 
 
 def _closing_parens(text: str) -> dict[int, int]:
