@@ -219,6 +219,8 @@ SET_CORPORA = {
     "scifact39": "scifact",
     "comlq42": "comlq",
     "excluir37": "excluir",
+    "scifact40": "scifact",
+    "excluir38": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
