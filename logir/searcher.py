@@ -138,6 +138,7 @@ class Searcher:
         self.default_retriever = retriever or default_retriever(self.index)
         self._scorers: dict[str, tuple[str, Scorer]] = {}
         self.spelling = spelling
+        self.index.spelling = spelling  # before a scorer loads: a sharded one keeps it
         self.scorer(self.default_retriever)  # an unknown retriever fails here, not later
         self.rerank = rerank
         self.llm = llm
@@ -161,7 +162,7 @@ class Searcher:
         """Turn BM25's spelling correction on or off, for the scorers loaded and to come."""
         from logir.index.spelling import set_spelling
 
-        self.spelling = on
+        self.spelling = self.index.spelling = on
         for _, scorer in self._scorers.values():
             set_spelling(scorer, on)
 

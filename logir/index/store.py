@@ -62,6 +62,7 @@ from logir.index.integrity import (
 )
 from logir.index.lines import LineFile
 from logir.index.reuse import carried_parts, link_part
+from logir.index.spelling import set_spelling
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -406,6 +407,9 @@ class Index:
         #: what each stored retriever's scorer becomes once loaded (e.g. shards in Ray actors,
         #: :mod:`logir.index.sharded`); set it before the first search
         self.shard: Callable[[Scorer], Scorer] | None = None
+        #: whether BM25 corrects misspelt query words (:mod:`logir.index.spelling`), set on each
+        #: scorer as it loads, before it is sharded
+        self.spelling = True
 
     @property
     def retrievers(self) -> list[str]:
@@ -509,6 +513,7 @@ class Index:
                 raise self._count_mismatch(MAIN_FILE.get(name, name), scorer.n_docs)
         except DamagedFile as exc:
             raise damaged(self.path, self.manifest, exc) from None
+        set_spelling(scorer, self.spelling)
         if self.shard is not None:
             scorer = self.shard(scorer)
         attach_passages(scorer, self.passages)

@@ -80,9 +80,10 @@ class Engine:
         limits: Limits,
         rerank: RerankSettings | None = None,
         llm: ChatClient | None = None,
+        spelling: bool = True,
     ) -> None:
         # the reader, if any, loads here once; ``llm`` writes the logical forms of mode "llm"
-        self.searcher = Searcher(index, rerank=rerank, llm=llm)
+        self.searcher = Searcher(index, rerank=rerank, llm=llm, spelling=spelling)
         self.llm = llm
         self.rerank = rerank
         self.index = index
@@ -177,6 +178,7 @@ class Engine:
             **found.applied.to_dict(),
             "evidence_is_additive": found.additive,
             "explanation": found.explanation,
+            "corrections": found.corrections,
             "rerank": _settings(rerank),
             "hits": [h.to_dict() for h in found.hits],
         }
@@ -217,6 +219,7 @@ def create_app(
     rerank: RerankSettings | None = None,
     llm: ChatClient | None = None,
     shard: Callable[[Scorer], Scorer] | None = None,
+    spelling: bool = True,
 ) -> FastAPI:
     """The app serving the index at ``index_dir`` (opened once; LogirError when it is not one).
 
@@ -227,11 +230,12 @@ def create_app(
     request may change the depth and weight or turn it off. With ``token`` every route but
     ``/healthz``, the pages, their assets and the API docs needs ``Authorization: Bearer TOKEN``.
     With ``shard`` each scorer is served from shards (``logir serve --ray``: Ray actors).
+    ``spelling`` False keeps misspelt query words as typed (:mod:`logir.index.spelling`).
     """
     limits = limits or Limits()
     index = open_index(index_dir)
     index.shard = shard
-    engine = Engine(index, limits, rerank, llm)
+    engine = Engine(index, limits, rerank, llm, spelling)
     ParseRequest, SearchRequest = request_models(limits)
     app = FastAPI(
         title="logir",

@@ -14,7 +14,13 @@ from typing import Annotated, Any
 
 import typer
 
-from logir.cli_options import RerankDepthOpt, RerankOpt, RerankWeightOpt, rerank_settings
+from logir.cli_options import (
+    RerankDepthOpt,
+    RerankOpt,
+    RerankWeightOpt,
+    SpellingOpt,
+    rerank_settings,
+)
 from logir.cli_ray import RayOpt, ShardsOpt, ray_sharding
 from logir.errors import LogirError
 from logir.limits import MAX_K
@@ -110,6 +116,7 @@ def serve_cmd(
     llm_context: LLMContextOpt = None,
     ray: RayOpt = None,
     shards: ShardsOpt = 4,
+    spelling: SpellingOpt = True,
 ) -> None:
     """Serve the search API and the search explorer for an index (with --rerank, a trained
     reader, loaded once at start, rereads every search's top hits; with --llm-base-url,
@@ -152,7 +159,15 @@ def serve_cmd(
 
         llm = ChatClient(llm_config)  # one worker thread asks it: one request in flight
     shard = ray_sharding(ray, shards)
-    app = create_app(index_dir, token=token, limits=limits, rerank=settings, llm=llm, shard=shard)
+    app = create_app(
+        index_dir,
+        token=token,
+        limits=limits,
+        rerank=settings,
+        llm=llm,
+        shard=shard,
+        spelling=spelling,
+    )
     if not token and not _is_loopback(host):
         print(
             f"warning: serving on {host} without a bearer token; anyone who can reach it can "

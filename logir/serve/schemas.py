@@ -182,6 +182,11 @@ class SearchResponse(ParseResponse):
         description="What `logir search --explain` prints: the form ranked by, what the composer "
         "decided for this query and why, what the evidence numbers mean."
     )
+    corrections: dict[str, str] = Field(
+        default_factory=dict,
+        description="Each misspelt query word BM25 read as another (word -> correction): a word "
+        "neither the index nor English knows, one edit from one the index holds.",
+    )
     rerank: Rerank | None = Field(
         description="The second stage that reread the top hits (null: the first stage alone). "
         "Then each hit's evidence holds 'first stage' ((1 - weight) x the first-stage score "

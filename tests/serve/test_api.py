@@ -334,6 +334,17 @@ def test_limits_come_from_the_app(index_dir: Path) -> None:
         assert c.post("/search", json={"query": "a OR b", "k": 5}).status_code == 200
 
 
+def test_search_says_which_words_it_read_as_others(client: httpx.Client, index_dir: Path) -> None:
+    got = _search(client, query="osteoporsis and calcium", k=3)
+    assert got["corrections"] == {"osteoporsis": "osteoporosis"}
+    assert got["hits"][0]["id"] == "p3"
+    with (
+        LiveServer(create_app(index_dir, spelling=False)) as live,
+        httpx.Client(base_url=live.url, timeout=30) as c,
+    ):
+        assert _search(c, query="osteoporsis and calcium", k=3)["corrections"] == {}
+
+
 def test_a_thousand_bad_requests_then_still_healthy(client: httpx.Client) -> None:
     """1,000 malformed or oversized requests in a row on one keep-alive connection."""
     statuses: dict[int, int] = {}
