@@ -2421,3 +2421,26 @@ def test_what_was_done_before_so_not_that(text: str, excluded: str) -> None:
 
     form = read(text).logical_form
     assert form is not None and form.endswith(f'AND NOT "{excluded}"')
+
+
+@pytest.mark.parametrize(
+    "text, excluded",
+    [
+        ("argentine football clubs or players, only nothing from buenos aires", "buenos aires"),
+        (
+            "Tree or shrub genera for a planting scheme; the mallow family (Lavatera, Lagunaria) "
+            "I already have, so leave it out.",
+            "mallow family (Lavatera, Lagunaria)",
+        ),
+        (
+            "what is antigen exactly, how immune system recognise it? i am not needing the "
+            "vaccine part",
+            "vaccine",
+        ),
+    ],
+)
+def test_session_34_round_5_wordings(text: str, excluded: str) -> None:
+    from logir.query.reading import read
+
+    form = read(text).logical_form
+    assert form is not None and form.endswith(f'AND NOT "{excluded}"')

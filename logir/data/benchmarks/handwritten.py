@@ -221,6 +221,9 @@ SET_CORPORA = {
     "excluir37": "excluir",
     "scifact40": "scifact",
     "excluir38": "excluir",
+    "excluir39": "excluir",
+    "scifact41": "scifact",
+    "negconstraint37": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

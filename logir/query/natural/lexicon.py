@@ -246,7 +246,8 @@ POSTPOSED = (
     r"|(?:i|we)\s+(?:am|are|['\u2019]m|['\u2019]re)\s+not\s+needing"
     # "Alfonso the Battler I know well enough already", "the basics we already know", "augustus
     # we already covered", "the doping stuff we can skip"
-    r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw)"
+    # ("the mallow family I already have, so leave it out")
+    r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw|have|own|grow|got)"
     r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
     r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done)"
     # "Rhode Island / Roger Williams I have covered already"
@@ -821,7 +822,8 @@ CUES: tuple[Cue, ...] = (
         NEGATION_NO,
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so)\s+)?"
+        # (", only nothing from buenos aires", as a learner writes it)
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so|only)\s+)?"
         rf"{_PLEASE}"
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+{_PLEASE}"
         # "- please nothing about HIV"
@@ -873,7 +875,9 @@ CUES: tuple[Cue, ...] = (
         # ("i not want the bone papers", as a learner writes it)
         rf"(?:(?:{AUX}|am)\s+not|{NT}|dont|never|(?<=\bi\s)not|(?<=\bwe\s)not)\s+(?:really\s+)?"
         # "birds!!! real ones, i dont mean the star constellation", "I do not require material on X"
-        r"(?:like|love|enjoy|want|need|require|care\s+(?:for|about|bout|abt)|fancy|eat|drink|mean)\b",
+        # ("i am not needing the vaccine part")
+        r"(?:like|love|enjoy|want|need|needing|wanting|require|care\s+(?:for|about|bout|abt)|fancy"
+        r"|eat|drink|mean)\b",
         key=r"like|love|enjoy|want|need|require|care|fancy|eat|drink|mean",
     ),
     _cue(
