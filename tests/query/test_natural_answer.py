@@ -109,12 +109,32 @@ def test_without_spacy_no_negation_describes_the_answer(no_spacy: None) -> None:
             '"what rihanna songs are there" AND NOT "We Found Love"',
         ),
         ("cities other than paris that have a metro", '"cities" AND NOT "paris that have a metro"'),
+        # an adverb before the verb goes with it; a comma ends the item first
+        (
+            "What languages besides French usually use subject-verb-object construction?",
+            '"What languages usually use subject-verb-object construction" AND NOT "French"',
+        ),
+        (
+            "In which area, apart from Bishop's Stortford, does the council have an office?",
+            '"In which area does the council have an office" AND NOT "Bishop\'s Stortford"',
+        ),
     ],
 )
 def test_an_other_than_item_ends_at_the_main_verb(text: str, form: str) -> None:
     from logir.query.reading import read
 
     assert read(text).logical_form == form
+
+
+@needs_spacy
+def test_an_auxiliary_before_the_subject_ends_no_item() -> None:
+    from logir.query.natural.negation import _verb_after_item
+
+    text = "Where besides the United Kingdom does a double yellow line mean that cars may pass?"
+    start = text.index("the United")
+    assert _verb_after_item(text, start, len(text)) is None  # "does", not the main verb, first
+    text = "which countries other than France use the euro?"
+    assert _verb_after_item(text, text.index("France"), len(text)) == text.index("use")
 
 
 @needs_spacy

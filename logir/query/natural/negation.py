@@ -417,14 +417,15 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
 #: plural noun so, "besides statins")
 _FINITE = frozenset({"VBP", "VBD", "MD"})
 _RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "where", "when", "to"})
+_ITEM_STOPS = frozenset(",;:.?!()[]\"\u201c\u201d")  # not "/" or "-": "BRCA1/BRCA2"
 
 
 def _verb_after_item(text: str, start: int, stop: int) -> int | None:
     """Where the sentence's finite main verb starts between ``start`` (an "other than" item's
-    first word) and ``stop``, after at least one word of the item and before any relative word
-    ("cities other than paris that have a metro" keeps its clause; so do "the ones Schumacher
-    won", whose verb is not the sentence's, and a title, "We Found Love"); None without one, or
-    without spaCy."""
+    first word) and ``stop``: the first verb after at least one word of the item, before any
+    stop, comma, bracket or relative word, with an adverb right before it ("besides French usually
+    use"). None where the first verb is not the sentence's ("the ones Schumacher won", "does a
+    double line mean"), is a title's ("We Found Love"), or without spaCy."""
     doc = parse_whole(text)
     if doc is None:
         return None
@@ -432,9 +433,16 @@ def _verb_after_item(text: str, start: int, stop: int) -> int | None:
     for tok in doc:
         if tok.idx < start or tok.is_space:
             continue
-        if tok.idx >= stop or tok.lower_ in _RELATIVE:
+        if tok.idx >= stop or tok.text in _ITEM_STOPS or tok.lower_ in _RELATIVE:
             return None
-        if seen and tok.tag_ in _FINITE and tok.dep_ == "ROOT" and not tok.text[0].isupper():
+        if tok.pos_ in ("VERB", "AUX"):
+            if not (seen and tok.tag_ in _FINITE and tok.dep_ == "ROOT"):
+                return None
+            if tok.text[0].isupper():
+                return None
+            before = doc[tok.i - 1] if tok.i > 0 else None
+            if before is not None and before.tag_ == "RB" and before.idx > start:
+                return before.idx
             return tok.idx
         seen = seen or any(c.isalnum() for c in tok.text)
     return None
