@@ -3,11 +3,12 @@ table over every query of both sets."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.bench_reading.tiny_sets import tiny_sets
 
 DOCS = {
     "d1": "Rashomon is a Kurosawa film about a trial told by several witnesses.",
@@ -33,26 +34,7 @@ SETS = {
 
 @pytest.fixture
 def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from logir.data.benchmarks import handwritten as hw
-    from logir.data.dataset import Document
-    from logir.index.store import build_index
-
-    root = tmp_path / "data"
-    (root / "tinycorpus").mkdir(parents=True)
-    rows = [json.dumps({"_id": i, "title": "", "text": t}) for i, t in DOCS.items()]
-    (root / "tinycorpus" / "corpus.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    sets = tmp_path / "sets"
-    sets.mkdir()
-    for name, queries in SETS.items():
-        text = "".join(json.dumps(q) + "\n" for q in queries)
-        (sets / f"{name}.jsonl").write_text(text, encoding="utf-8")
-    corpora = dict.fromkeys(SETS, "tinycorpus")
-    monkeypatch.setattr(hw, "SET_CORPORA", corpora)
-    monkeypatch.setattr(hw, "HANDWRITTEN_DIR", sets)
-    monkeypatch.setattr("bench.handwritten.SET_CORPORA", corpora)
-    docs = [Document(id=i, text=t) for i, t in DOCS.items()]
-    build_index(docs, tmp_path / "idx" / "tinycorpus", retrievers=("bm25",))  # no dense model
-    return tmp_path
+    return tiny_sets(tmp_path, monkeypatch, DOCS, SETS, "bench.handwritten")
 
 
 def test_written_forms_and_the_closing_table(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from tests.bench_reading.tiny_sets import tiny_sets
 
 DOCS = {
     "d1": "Rashomon is a Kurosawa film about a trial told by several witnesses.",
@@ -23,23 +24,7 @@ QUERIES = [
 
 @pytest.fixture
 def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from logir.data.benchmarks import handwritten as hw
-    from logir.data.dataset import Document
-    from logir.index.store import build_index
-
-    root = tmp_path / "data"
-    (root / "tinycorpus").mkdir(parents=True)
-    rows = [json.dumps({"_id": i, "title": "", "text": t}) for i, t in DOCS.items()]
-    (root / "tinycorpus" / "corpus.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    sets = tmp_path / "sets"
-    sets.mkdir()
-    (sets / "tiny.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUERIES), "utf-8")
-    monkeypatch.setattr(hw, "SET_CORPORA", {"tiny": "tinycorpus"})
-    monkeypatch.setattr(hw, "HANDWRITTEN_DIR", sets)
-    monkeypatch.setattr("bench.spelling.SET_CORPORA", {"tiny": "tinycorpus"})
-    docs = [Document(id=i, text=t) for i, t in DOCS.items()]
-    build_index(docs, tmp_path / "idx" / "tinycorpus", retrievers=("bm25",))
-    return tmp_path
+    return tiny_sets(tmp_path, monkeypatch, DOCS, {"tiny": QUERIES}, "bench.spelling")
 
 
 def test_the_corrected_query_is_ranked_both_ways(
