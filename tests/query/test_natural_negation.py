@@ -2444,3 +2444,41 @@ def test_session_34_round_5_wordings(text: str, excluded: str) -> None:
 
     form = read(text).logical_form
     assert form is not None and form.endswith(f'AND NOT "{excluded}"')
+
+
+@pytest.mark.parametrize(
+    "text, excluded",
+    [
+        (
+            "Are there karyotype abnormalities (aneuploid cells) in cultured pluripotent stem "
+            "cells? I am not asking about trisomy 21 disease models.",
+            "trisomy 21 disease models",
+        ),
+        (
+            "how dna topoisomerases work as enzymes, not as targets for chemo drugs",
+            "as targets for chemo drugs",
+        ),
+    ],
+)
+def test_session_34_round_6_wordings(text: str, excluded: str) -> None:
+    from logir.query.reading import read
+
+    form = read(text).logical_form
+    assert form is not None and form.endswith(f'AND NOT "{excluded}"')
+
+
+@pytest.mark.parametrize(
+    "text", ["these snakes, not as dangerous as cobras", "wolves, not as numerous as before"]
+)
+def test_not_as_an_adjective_as_compares(text: str) -> None:
+    from logir.query.reading import read
+
+    assert "NOT" not in (read(text).logical_form or "")
+
+
+def test_no_relation_tells_a_name_apart() -> None:
+    from logir.query.reading import read
+
+    assert "NOT" not in (
+        read("actors from soap operas (no relation to real opera lol)").logical_form or ""
+    )

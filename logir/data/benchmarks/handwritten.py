@@ -224,6 +224,8 @@ SET_CORPORA = {
     "excluir39": "excluir",
     "scifact41": "scifact",
     "negconstraint37": "negconstraint",
+    "scifact42": "scifact",
+    "excluir40": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -426,6 +426,9 @@ NO_FOLLOW_EXCEPT = (
     r"|limits?|caps?|ceiling|restrictions?"
     # "doses no higher than 2 kGy", "no older than 12", "no better than placebo": a bound
     r"|[a-z]+er\s+than"
+    # "actors from soap operas (no relation to real opera lol)": a name told apart, not a topic
+    # left out
+    r"|relation"
 )
 
 #: the one who passes a request on ("she says ...", "the editor says skip ...", "my boss said to
@@ -914,6 +917,8 @@ CUES: tuple[Cue, ...] = (
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and)\s+)"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)"
         r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for"
+        # ("... stem cells? I am not asking about trisomy 21 disease models")
+        r"|asking\s+(?:about|for)"
         # "science museums for my kids, we're not into art galleries"
         r"|(?:that\s+|too\s+|very\s+|so\s+|big\s+)?into)\b"
         # "i'm sick of hearing about eamon ryan", "we are tired of reading about X"
@@ -928,7 +933,8 @@ CUES: tuple[Cue, ...] = (
         r"(?=(?:the|any|all|those|that|this|his|her|their|its)\b)"
         # "- not looking for omega-3 / fish oil papers" (a date never follows "looking for")
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?looking\s+for\b",
-        key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired|into",
+        key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired|into"
+        "|asking",
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
@@ -1010,7 +1016,10 @@ CUES: tuple[Cue, ...] = (
         NEGATION_COMMA_NOT,
         # "crispr as an immune defense, not as an editing tool": a role set off is left out
         # (not "not as good as", "not as much")
-        r",\s*not\b(?:(?=\s+as\s+(?:a|an|the)\s)|(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b))",
+        # ("dna topoisomerases as enzymes, not as targets for chemo drugs": a plural role, not
+        # "not as serious as")
+        r",\s*not\b(?:(?=\s+as\s+(?:(?:a|an|the)\s|[a-z]+s\s+(?!as\b)))"
+        r"|(?!\s+(?:" + _NOT_FOLLOW_EXCEPT + r")\b))",
         "comma",
         key="not",
     ),
