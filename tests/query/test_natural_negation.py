@@ -2475,10 +2475,3 @@ def test_not_as_an_adjective_as_compares(text: str) -> None:
 
     assert "NOT" not in (read(text).logical_form or "")
 
-
-def test_no_relation_tells_a_name_apart() -> None:
-    from logir.query.reading import read
-
-    assert "NOT" not in (
-        read("actors from soap operas (no relation to real opera lol)").logical_form or ""
-    )

@@ -426,9 +426,6 @@ NO_FOLLOW_EXCEPT = (
     r"|limits?|caps?|ceiling|restrictions?"
     # "doses no higher than 2 kGy", "no older than 12", "no better than placebo": a bound
     r"|[a-z]+er\s+than"
-    # "actors from soap operas (no relation to real opera lol)": a name told apart, not a topic
-    # left out
-    r"|relation"
 )
 
 #: the one who passes a request on ("she says ...", "the editor says skip ...", "my boss said to
