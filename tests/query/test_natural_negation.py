@@ -2475,3 +2475,12 @@ def test_not_as_an_adjective_as_compares(text: str) -> None:
 
     assert "NOT" not in (read(text).logical_form or "")
 
+
+def test_outside_its_classic_role_leaves_that_role_out() -> None:
+    from logir.query.reading import read
+
+    text = "SREBP transcription factors outside their classic job in the liver, e.g. in T cells"
+    assert (
+        read(text).logical_form == '"SREBP transcription factors, e.g. in T cells" AND NOT "liver"'
+    )
+    assert "NOT" not in (read("players outside their home country").logical_form or "")

@@ -226,6 +226,8 @@ SET_CORPORA = {
     "negconstraint37": "negconstraint",
     "scifact42": "scifact",
     "excluir40": "excluir",
+    "scifact43": "scifact",
+    "excluir41": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

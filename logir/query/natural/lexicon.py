@@ -609,6 +609,12 @@ CUES: tuple[Cue, ...] = (
         rf"|\(\s*|{DASH}\s*)outside\s+"
         r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
+        # "SREBP transcription factors outside their classic job in the liver", "notch signalling
+        # outside its classic role in development": what the thing is best known for is left out
+        rf"|(?:(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing))\s+)outside\s+(?:its|their|his|her)\s+"
+        r"(?:(?:classic|classical|usual|normal|traditional|typical|canonical|main|known|best-known"
+        r"|established|original)\s+)?(?:job|role|function|place|context|setting|domain|home|niche)s?"
+        r"\s+(?:in|of|as|at)\s+"
         # "All but IE 11, please": set off by a stop, a comma or a dash ("all but won" is "nearly")
         rf"|(?:(?<=[.?!:;,])\s*|{DASH}\s*)all\s+but\b"
         # "minus" with no comma only before a name, "any" or "the", or between two words, not

@@ -77,6 +77,9 @@ _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 #: a cue that sets an item apart from others of its kind ("actions other than X")
 _OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\b", re.I)
 #: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
+#: the cues after whose item examples are of what is wanted ("SREBP outside its classic job in
+#: the liver, e.g. in T cells")
+_SETS_APART = re.compile(rf"{_OTHER_THAN.pattern}|\boutside\b", re.I)
 _EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
 #: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
 _NEGATING_BRACKET = re.compile(
@@ -335,12 +338,12 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             if close >= h.cut_end and not text[h.cut_end : close].strip():
                 h.cut_end = close + 1
         return
-    examples = _OTHER_THAN.search(text, h.cue_start, h.cue_end) and _EXAMPLES.search(
+    examples = _SETS_APART.search(text, h.cue_start, h.cue_end) and _EXAMPLES.search(
         text, h.cue_end, nxt
     )
     if examples:
         # "indications other than depressive illness, such as headache": the examples are of
-        # what is wanted, and stay with it
+        # what is wanted, and stay with it (after "outside X" too)
         nxt = examples.start()
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if _OTHER_THAN.search(text, h.cue_start, h.cue_end):
