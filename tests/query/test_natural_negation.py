@@ -2368,24 +2368,14 @@ def test_no_purely_negative_result(text: str) -> None:
 @pytest.mark.parametrize(
     "text, excluded",
     [
+        # "outside X" after a dash
         (
             "Vehicle regulations — registration, which side the steering wheel is on, trailer "
             "sizes — outside the US.",
             "US",
         ),
         ("Rules for trailers — anywhere outside the US.", "US"),
-    ],
-)
-def test_outside_after_a_dash_leaves_a_place_out(text: str, excluded: str) -> None:
-    from logir.query.reading import read
-
-    r = read(text)
-    assert r.logical_form is not None and r.logical_form.endswith(f'AND NOT "{excluded}"')
-
-
-@pytest.mark.parametrize(
-    "text, excluded",
-    [
+        # a verdict after the item
         (
             "i want read about mountains in tibet or china, but shishapangma i already know so "
             "not that one",
@@ -2396,59 +2386,25 @@ def test_outside_after_a_dash_leaves_a_place_out(text: str, excluded: str) -> No
             "NOT what im after",
             "star names like gamma arietis",
         ),
-    ],
-)
-def test_session_34_verdicts_after_the_item(text: str, excluded: str) -> None:
-    from logir.query.reading import read
-
-    r = read(text)
-    assert r.logical_form is not None and r.logical_form.endswith(f'AND NOT "{excluded}"')
-
-
-@pytest.mark.parametrize(
-    "text, excluded",
-    [
+        (
+            "Tree or shrub genera for a planting scheme; the mallow family (Lavatera, Lagunaria) "
+            "I already have, so leave it out.",
+            "mallow family (Lavatera, Lagunaria)",
+        ),
+        # what was done before, "so not those"
         (
             "horror movie marathon ideas?? we did every halloween film last year so not those",
             "every halloween film",
         ),
         ("board games for kids, we played monopoly to death so not that", "monopoly"),
         ("supernatural novels, i read dracula so not that one", "dracula"),
-    ],
-)
-def test_what_was_done_before_so_not_that(text: str, excluded: str) -> None:
-    from logir.query.reading import read
-
-    form = read(text).logical_form
-    assert form is not None and form.endswith(f'AND NOT "{excluded}"')
-
-
-@pytest.mark.parametrize(
-    "text, excluded",
-    [
+        # more wordings of session 34's blind sets
         ("argentine football clubs or players, only nothing from buenos aires", "buenos aires"),
-        (
-            "Tree or shrub genera for a planting scheme; the mallow family (Lavatera, Lagunaria) "
-            "I already have, so leave it out.",
-            "mallow family (Lavatera, Lagunaria)",
-        ),
         (
             "what is antigen exactly, how immune system recognise it? i am not needing the "
             "vaccine part",
             "vaccine",
         ),
-    ],
-)
-def test_session_34_round_5_wordings(text: str, excluded: str) -> None:
-    from logir.query.reading import read
-
-    form = read(text).logical_form
-    assert form is not None and form.endswith(f'AND NOT "{excluded}"')
-
-
-@pytest.mark.parametrize(
-    "text, excluded",
-    [
         (
             "Are there karyotype abnormalities (aneuploid cells) in cultured pluripotent stem "
             "cells? I am not asking about trisomy 21 disease models.",
@@ -2460,7 +2416,7 @@ def test_session_34_round_5_wordings(text: str, excluded: str) -> None:
         ),
     ],
 )
-def test_session_34_round_6_wordings(text: str, excluded: str) -> None:
+def test_session_34_wordings_leave_the_item_out(text: str, excluded: str) -> None:
     from logir.query.reading import read
 
     form = read(text).logical_form
