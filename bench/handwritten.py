@@ -31,8 +31,10 @@ from logir.errors import LogirError
 from logir.eval.metrics import outranking_violations, standard
 from logir.eval.systems import parse_system
 from logir.index.store import build_index, load_corpus
+from logir.query.reading import Reading
 
 SHOWN = 10  # the hits `logir search` prints by default
+DEPTH = 100  # hits ranked per query and system (--depth)
 DEFAULT_SYSTEMS = ["bm25", "dense", "hybrid", "hybrid:auto", "hybrid:exclusion", "bm25:auto"]
 KINDS = ("exclude", "predicate", "none")
 
@@ -72,6 +74,23 @@ def rank_all(
                 )
                 ranked[spec.name + suffix][topic.id] = [h.id for h in result.hits]
     return ranked
+
+
+def query_ndcg(
+    searcher: Searcher,
+    reading: Reading,
+    ds: Dataset,
+    qid: str,
+    retriever: str,
+    composer: str,
+    depth: int = DEPTH,
+) -> float:
+    """nDCG@10 of one query of ``ds``, ``reading`` ranked to ``depth`` by ``retriever`` and
+    ``composer`` (what bench/spelling.py and bench/plan_check.py compare, query by query)."""
+    hits = searcher.search(reading, k=depth, retriever=retriever, composer=composer).hits
+    run = {qid: {h.id: float(-i) for i, h in enumerate(hits)}}
+    _, by_query = standard({qid: ds.qrels[qid]}, run, ["nDCG@10"])
+    return by_query[qid]["nDCG@10"]
 
 
 Scores = dict[str, dict[str, tuple[str, float]]]
@@ -156,7 +175,7 @@ def main() -> None:
     ap.add_argument("--data-root", type=Path, help="shared datasets folder")
     ap.add_argument("--index-dir", type=Path, default=Path("results/handwritten"))
     ap.add_argument("-s", "--system", action="append", dest="systems")
-    ap.add_argument("--depth", type=int, default=100, help="hits ranked per query and system")
+    ap.add_argument("--depth", type=int, default=DEPTH, help="hits ranked per query and system")
     ap.add_argument("--per-query", action="store_true")
     ap.add_argument(
         "--written-form",

@@ -22,16 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from handwritten import KINDS, open_index  # noqa: E402
+from handwritten import KINDS, open_index, query_ndcg  # noqa: E402
 
 from logir import Searcher  # noqa: E402
 from logir.data.benchmarks.handwritten import SET_CORPORA, load_handwritten  # noqa: E402
 from logir.errors import LogirError  # noqa: E402
-from logir.eval.metrics import standard  # noqa: E402
 from logir.logic.auto import plan_query  # noqa: E402
 
 COMPOSERS = ("flat", "auto", "exclusion")
-DEPTH = 100
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,14 +73,10 @@ def main(argv: list[str] | None = None) -> int:
                 plan = plan_query(reading, "cues")
                 if args.why and args.why not in plan.why or args.plan and plan.kind != args.plan:
                     continue
-                got = []
-                for composer in COMPOSERS:
-                    hits = searcher.search(
-                        reading, k=DEPTH, retriever=args.retriever, composer=composer
-                    ).hits
-                    run = {topic.id: {h.id: float(-i) for i, h in enumerate(hits)}}
-                    _, by = standard({topic.id: ds.qrels[topic.id]}, run, ["nDCG@10"])
-                    got.append(by[topic.id]["nDCG@10"])
+                got = [
+                    query_ndcg(searcher, reading, ds, topic.id, args.retriever, composer)
+                    for composer in COMPOSERS
+                ]
                 kind = str(topic.facets.get("negation", ""))
                 figures.setdefault(kind, []).append(got)
                 if args.per_query:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from handwritten import open_index  # noqa: E402
+from handwritten import open_index, query_ndcg  # noqa: E402
+from reading_drift import FOLDERS as BENCHMARK_OF  # noqa: E402
 
 from logir import Searcher  # noqa: E402
 from logir.data.benchmarks import BENCHMARKS  # noqa: E402
@@ -32,20 +33,11 @@ from logir.data.benchmarks.handwritten import SET_CORPORA, load_handwritten  # n
 from logir.data.dataset import Dataset  # noqa: E402
 from logir.data.splits import select_split  # noqa: E402
 from logir.errors import LogirError  # noqa: E402
-from logir.eval.metrics import standard  # noqa: E402
 from logir.eval.systems import parse_system  # noqa: E402
 from logir.index.spelling import corrections  # noqa: E402
 
-DEPTH = 100
-#: a benchmark name -> its folder under the shared datasets
-FOLDERS = {
-    "comlq": "comlq",
-    "negconstraint": "negconstraint",
-    "boolquestions": "boolquestions-not",
-    "excluir": "excluir",
-    "nevir": "nevir",
-    "scifact": "scifact",
-}
+#: a benchmark name -> its folder under the shared datasets (QUEST's sample ships no corpus)
+FOLDERS = {name: folder for folder, name in BENCHMARK_OF.items() if name != "quest"}
 
 
 def _sources(args: argparse.Namespace, root: Path) -> Iterator[tuple[str, Dataset, str]]:
@@ -94,12 +86,11 @@ def main(argv: list[str] | None = None) -> int:
                     got = []
                     for on in (False, True):
                         searcher.use_spelling(on)
-                        hits = searcher.search(
-                            reading, k=DEPTH, retriever=spec.retriever, composer=spec.composer
-                        ).hits
-                        run = {topic.id: {h.id: float(-i) for i, h in enumerate(hits)}}
-                        _, by = standard({topic.id: ds.qrels[topic.id]}, run, ["nDCG@10"])
-                        got.append(by[topic.id]["nDCG@10"])
+                        got.append(
+                            query_ndcg(
+                                searcher, reading, ds, topic.id, spec.retriever, spec.composer
+                            )
+                        )
                     figures[spec.name].append((got[0], got[1]))
                     if args.per_query:
                         print(

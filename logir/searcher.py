@@ -137,8 +137,7 @@ class Searcher:
         self.retrievers = search_retrievers(self.index)
         self.default_retriever = retriever or default_retriever(self.index)
         self._scorers: dict[str, tuple[str, Scorer]] = {}
-        self.spelling = spelling
-        self.index.spelling = spelling  # before a scorer loads: a sharded one keeps it
+        self.index.use_spelling(spelling)  # before a scorer loads: a sharded one keeps it
         self.scorer(self.default_retriever)  # an unknown retriever fails here, not later
         self.rerank = rerank
         self.llm = llm
@@ -158,23 +157,23 @@ class Searcher:
 
         return Reranked(composer, self.reader, settings, self.index.passages)
 
+    @property
+    def spelling(self) -> bool:
+        """Whether BM25 reads misspelt query words as the words they near (the index's
+        setting)."""
+        return self.index.spelling
+
     def use_spelling(self, on: bool) -> None:
         """Turn BM25's spelling correction on or off, for the scorers loaded and to come."""
-        from logir.index.spelling import set_spelling
-
-        self.spelling = self.index.spelling = on
-        for _, scorer in self._scorers.values():
-            set_spelling(scorer, on)
+        self.index.use_spelling(on)
 
     def scorer(self, retriever: str | None = None) -> tuple[str, Scorer]:
         """The retriever's name and its scorer (loaded once)."""
-        from logir.index.spelling import set_spelling
         from logir.search import choose_scorer
 
         key = retriever or self.default_retriever
         if key not in self._scorers:
             self._scorers[key] = choose_scorer(self.index, key)
-            set_spelling(self._scorers[key][1], self.spelling)
         return self._scorers[key]
 
     @staticmethod

@@ -241,11 +241,10 @@ class BM25Scorer:
             return text
         out, at = [], 0
         for m in _WORDS.finditer(text):
-            word = m.group().lower().replace("\u2019", "'")
-            tail = m.group()[-2:] if word.endswith("'s") else ""  # a possessive stays one
-            fix = fixes.get(word[: len(word) - len(tail)].replace("'", ""))
+            fix = fixes.get(joined(m.group().lower()))
             if fix is not None:
-                out.append(text[at : m.start()] + fix + tail)
+                tail = m.group()[-2:] if m.group()[-2:].lower() in ("'s", "\u2019s") else ""
+                out.append(text[at : m.start()] + fix + tail)  # a possessive stays one
                 at = m.end()
         return "".join(out) + text[at:]
 
@@ -440,12 +439,15 @@ def words(text: str) -> list[str]:
     out = _WORDS.findall(text)
     if "'" not in text and "\u2019" not in text:
         return out
-    for i, tok in enumerate(out):
-        if "'" in tok or "\u2019" in tok:
-            if tok[-2:] in ("'s", "\u2019s"):
-                tok = tok[:-2]
-            out[i] = tok.replace("'", "").replace("\u2019", "")
-    return out
+    return [joined(tok) if "'" in tok or "\u2019" in tok else tok for tok in out]
+
+
+def joined(tok: str) -> str:
+    """A run of word characters as the ``words`` tokenizer keeps it: a final "'s" dropped, the
+    other apostrophes joined ("Nolan's" -> "Nolan", "don't" -> "dont")."""
+    if tok[-2:] in ("'s", "\u2019s"):
+        tok = tok[:-2]
+    return tok.replace("'", "").replace("\u2019", "")
 
 
 def _two_plus(text: str) -> list[str]:

@@ -79,6 +79,8 @@ def names(text: str) -> set[str]:
     """The words of ``text`` (lower-cased) written as names: with a capital letter past a
     sentence's first word ("Bateman", "Stannis"), or in capitals ("NICE"). A name the index
     lacks is not corrected: it is a name the corpus does not hold, not a typo."""
+    from logir.index.lexical import joined  # the tokenizer's form (lexical imports this module)
+
     out: set[str] = set()
     start = True  # at a sentence's first word
     word: list[str] = []
@@ -87,9 +89,9 @@ def names(text: str) -> set[str]:
             word.append(ch)
             continue
         if word:
-            w = "".join(word).replace("\u2019", "'")
+            w = "".join(word)
             if not start and any(c.isupper() for c in w) or sum(c.isupper() for c in w) > 1:
-                out.add(w.lower().removesuffix("'s").replace("'", ""))
+                out.add(joined(w.lower()))
             start = False
             word = []
         if ch in _SENTENCE_END:

@@ -408,7 +408,7 @@ class Index:
         #: :mod:`logir.index.sharded`); set it before the first search
         self.shard: Callable[[Scorer], Scorer] | None = None
         #: whether BM25 corrects misspelt query words (:mod:`logir.index.spelling`), set on each
-        #: scorer as it loads, before it is sharded
+        #: scorer as it loads, before it is sharded; change it with ``use_spelling``
         self.spelling = True
 
     @property
@@ -519,6 +519,13 @@ class Index:
         attach_passages(scorer, self.passages)
         self._scorers[name] = scorer
         return scorer
+
+    def use_spelling(self, on: bool) -> None:
+        """Turn BM25's spelling correction on or off, in the scorers loaded and those to come
+        (a scorer already served from shards keeps the setting it was sharded with)."""
+        self.spelling = on
+        for scorer in self._scorers.values():
+            set_spelling(scorer, on)
 
     def _load(self, name: str) -> Scorer:
         if name not in RETRIEVERS:
