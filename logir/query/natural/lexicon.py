@@ -543,6 +543,10 @@ SET_ASIDE = re.compile(
 Rhine?"): it leaves items out of the answer, unlike one inside a clause ("registered by any
 organization other than ...") or a contrast ("moved to Saturday, instead of Sunday")."""
 
+#: what "outside" follows where it leaves a place, a field or a role out: a comma, a plural or a
+#: gerund ("stadiums outside england", "IFN signalling outside antiviral defence")
+_OUTSIDE_AFTER = rf",|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
+
 CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_PARENTHETICAL,
@@ -598,7 +602,7 @@ CUES: tuple[Cue, ...] = (
         # ("films set outside the US", "companies based outside europe": after a participle of
         # place)
         # ("manor houses (outside the UK please, we did britain last year)": in brackets)
-        rf"|(?:(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
+        rf"|(?:(?:{_OUTSIDE_AFTER}"
         r"|(?<=\bset)|(?<=\bbased)|(?<=\blocated)|(?<=\bfilmed)|(?<=\bshot)|(?<=\bborn)"
         # ("crimes and killings that happened outside the US")
         # (not "made outside the US": "cartoon tv series made outside the US (so no american
@@ -611,7 +615,7 @@ CUES: tuple[Cue, ...] = (
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "SREBP transcription factors outside their classic job in the liver", "notch signalling
         # outside its classic role in development": what the thing is best known for is left out
-        rf"|(?:(?:,|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing))\s+)outside\s+(?:its|their|his|her)\s+"
+        rf"|(?:(?:{_OUTSIDE_AFTER})\s+)outside\s+(?:its|their|his|her)\s+"
         r"(?:(?:classic|classical|usual|normal|traditional|typical|canonical|main|known|best-known"
         r"|established|original)\s+)?(?:job|role|function|place|context|setting|domain|home|niche)s?"
         r"\s+(?:in|of|as|at)\s+"

@@ -76,10 +76,10 @@ _LIST_STOP = re.compile(r"[,;?!.()]")
 _LIST_LAST = re.compile(r"\s*+(?:and|or)(\s+)", re.I)
 #: a cue that sets an item apart from others of its kind ("actions other than X")
 _OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\b", re.I)
-#: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
 #: the cues after whose item examples are of what is wanted ("SREBP outside its classic job in
 #: the liver, e.g. in T cells")
 _SETS_APART = re.compile(rf"{_OTHER_THAN.pattern}|\boutside\b", re.I)
+#: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
 _EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
 #: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
 _NEGATING_BRACKET = re.compile(
