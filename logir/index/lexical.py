@@ -28,6 +28,7 @@ from logir.index.bm25s_internals import stopword_set
 from logir.index.impacts import Impacts
 from logir.index.integrity import DamagedFile, first_unreadable, problem, read_json_object
 from logir.index.spelling import Speller, names
+from logir.index.tokens import joined
 from logir.lru import LRU
 
 PARAMS_FILE = "logir_bm25.json"
@@ -440,14 +441,6 @@ def words(text: str) -> list[str]:
     if "'" not in text and "\u2019" not in text:
         return out
     return [joined(tok) if "'" in tok or "\u2019" in tok else tok for tok in out]
-
-
-def joined(tok: str) -> str:
-    """A run of word characters as the ``words`` tokenizer keeps it: a final "'s" dropped, the
-    other apostrophes joined ("Nolan's" -> "Nolan", "don't" -> "dont")."""
-    if tok[-2:] in ("'s", "\u2019s"):
-        tok = tok[:-2]
-    return tok.replace("'", "").replace("\u2019", "")
 
 
 def _two_plus(text: str) -> list[str]:

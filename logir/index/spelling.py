@@ -21,6 +21,8 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from logir.index.tokens import joined
+
 MIN_LETTERS = 5  #: shorter words are never corrected
 MAX_LETTERS = 24  #: nor longer ones (no English word to reach; bounds the work per word)
 _LETTERS = frozenset(string.ascii_lowercase)
@@ -79,8 +81,6 @@ def names(text: str) -> set[str]:
     """The words of ``text`` (lower-cased) written as names: with a capital letter past a
     sentence's first word ("Bateman", "Stannis"), or in capitals ("NICE"). A name the index
     lacks is not corrected: it is a name the corpus does not hold, not a typo."""
-    from logir.index.lexical import joined  # the tokenizer's form (lexical imports this module)
-
     out: set[str] = set()
     start = True  # at a sentence's first word
     word: list[str] = []
