@@ -2440,3 +2440,69 @@ def test_outside_its_classic_role_leaves_that_role_out() -> None:
         read(text).logical_form == '"SREBP transcription factors, e.g. in T cells" AND NOT "liver"'
     )
     assert "NOT" not in (read("players outside their home country").logical_form or "")
+
+
+#: an excluded item ends at its comma: a preference after it goes on with the request, a
+#: question is cut with it unless the item opens the clause, and so is a comment on the item (the
+#: comment clauses need spaCy)
+ITEM_ENDS_AT_COMMA = [
+    (
+        "police forces outside the UK, how they are organised and how they started",
+        '"police forces and how they started" AND NOT "UK"',
+    ),
+    (
+        "sushi places outside Tokyo, preferably cheap ones",
+        '"sushi places, preferably cheap ones" AND NOT "Tokyo"',
+    ),
+    (
+        "tau diseases other than alzheimers disease, what is known about them",
+        '"tau diseases" AND NOT "alzheimers disease"',
+    ),
+    (
+        "Disregarding its draft, what else can you tell me about the 2015 ISL season?",
+        '"what else can you tell me about the 2015 ISL season" AND NOT "draft"',
+    ),
+    (
+        "dc comics stuff - movies, cartoons, characters - minus batman, so sick of him",
+        '"dc comics stuff - movies, cartoons, characters" AND NOT "batman"',
+    ),
+    (
+        "isolation n loneliness in books?? skip frankenstein, did that one already gg",
+        '"isolation n loneliness in books" AND NOT "frankenstein"',
+    ),
+    # a list is one item
+    (
+        "sushi places except Tokyo, Kyoto and Osaka",
+        '"sushi places" AND NOT "Tokyo" AND NOT "Kyoto" AND NOT "Osaka"',
+    ),
+]
+COMMENT_CLAUSES = [
+    (
+        "Eusebius of Caesarea — please not Eusebius of Nicomedia, patrons keep mixing them up.",
+        '"Eusebius of Caesarea" AND NOT "Eusebius of Nicomedia"',
+    ),
+    (
+        "fumarate in metabolism -- NOT the drug tenofovir disoproxil fumarate, that keeps "
+        "coming up",
+        '"fumarate in metabolism" AND NOT "drug tenofovir disoproxil fumarate"',
+    ),
+    # one word after the comma is no clause, even where spaCy tags it as a verb
+    (
+        "statin side effects except aspirin, statins",
+        '"statin side effects" AND NOT "aspirin, statins"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "form"), ITEM_ENDS_AT_COMMA + COMMENT_CLAUSES)
+def test_an_item_ends_at_its_comma(text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form
+
+
+@pytest.mark.parametrize(("text", "form"), ITEM_ENDS_AT_COMMA)
+def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form

@@ -1360,7 +1360,7 @@ NEG_ASIDE = re.compile(
     # "the Huffington Post deal, that one's been covered to death"; "..., only the secession"
     r"|that\s+one(?:['\u2019]s|\s+(?:is|was|has))|only"
     # "no carpenter, seen those lol"
-    r"|(?:seen|read|done|covered|had)\s+(?:those|them|that|it)"
+    r"|(?:seen|read|done|did|covered|had|watched|visited|studied)\s+(?:those|them|that|it)"
     r"|that\s+i|about\s+whom|about\s+which"
     # "..., my grandson already did that part", "..., my teacher said no opera"
     r"|(?:my|our|his|her|their)\s+[\w'\u2019-]+\s+(?:already|has|have|had|did|does|knows|said|says"

@@ -396,7 +396,16 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         # "does not X but did Y": the "but" goes with the negated clause; so does the chat word
         # in "not nascar lol, like the uk banger stuff"
         h.extra_cut = (stop, stop + blen)
-    rel = _RELATIVE_TAIL.search(text, h.cue_end, stop)
+    said = _said_after_item(text, h.cue_start, h.cue_end, stop)
+    if said is not None:
+        # "police forces outside the UK, how they are organised": the item ends at its comma. A
+        # question or a preference after it goes on with the request; a clause of its own
+        # ("nissan, sick of reading about the pulsar", "Nicomedia, patrons keep mixing them up")
+        # is a comment on the item and goes with it
+        comma, comment = said
+        h.neg_end = comma
+        h.cut_end = stop if comment else comma
+    rel = _RELATIVE_TAIL.search(text, h.cue_end, h.neg_end)
     if rel and rel.start() > h.cue_end:
         # A non-restrictive clause after the negated concept describes it; drop it with it.
         h.neg_end = rel.start()
@@ -420,7 +429,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
 #: plural noun so, "besides statins")
 _FINITE = frozenset({"VBP", "VBD", "MD"})
 _RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "where", "when", "to"})
-_ITEM_STOPS = frozenset(",;:.?!()[]\"\u201c\u201d")  # not "/" or "-": "BRCA1/BRCA2"
+_ITEM_STOPS = frozenset(',;:.?!()[]"\u201c\u201d')  # not "/" or "-": "BRCA1/BRCA2"
 
 
 def _verb_after_item(text: str, start: int, stop: int) -> int | None:
@@ -449,6 +458,74 @@ def _verb_after_item(text: str, start: int, stop: int) -> int | None:
             return tok.idx
         seen = seen or any(c.isalnum() for c in tok.text)
     return None
+
+
+#: a preference after an excluded item and a comma, which goes on with the request (", preferably
+#: cheap ones")
+_PREFERS = re.compile(
+    r"\s*(?:preferably|ideally|especially|particularly|mainly|mostly|primarily|specifically"
+    r"|in\s+particular)\b",
+    re.I,
+)
+#: a question after an excluded item and a comma (", how they are organised"): it ends the item
+#: and is left out of the positive part too, whose words say the topic (its words still count
+#: in the query's flat text)
+_ASKS_ON = re.compile(r"\s*(?:how|what|why|when|where|whether)\b", re.I)
+#: a comment on an item without a verb of its own (", so sick of him", ", tired of reading it")
+_FED_UP = re.compile(
+    r"\s*(?:(?:so|really|very|totally|kinda|kind\s+of|a\s+bit|just)\s+)?(?:sick|tired|bored|fed\s+up)"
+    r"\s+(?:of|with)\b",
+    re.I,
+)
+_JOINED = re.compile(r"\b(?:and|or|nor)\b|/", re.I)
+
+
+def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[int, bool] | None:
+    """Where an excluded item that starts at ``start`` ends at its first comma because what
+    follows up to ``stop`` is not more of it, and whether what follows is cut with the item (a
+    comment on it, or a question after an item the request has named its topic before) or goes
+    on with the request (False); ``cue_start`` is where the cue before the item starts. A list
+    ("except Tokyo, Kyoto and Osaka") is one item."""
+    comma = _first_comma(text, start, stop)
+    if comma is None or not has_content(text[start : comma.start()]):
+        return None
+    at = comma.end()
+    if _PREFERS.match(text, at):
+        return comma.start(), False
+    if _ASKS_ON.match(text, at):
+        # ("Disregarding its draft, what else can you tell me about X?": where the item opens
+        # the clause, the question after it is the request)
+        return comma.start(), has_content(text[:cue_start])
+    if _listed_end(text, start) is not None:
+        return None
+    if _FED_UP.match(text, at):
+        return comma.start(), True
+    rest = text[at:stop]
+    if _JOINED.search(rest) or not _has_clause(text, at, stop):
+        return None
+    return comma.start(), True
+
+
+def _has_clause(text: str, start: int, stop: int) -> bool:
+    """Whether text[start:stop] holds a finite verb after a word of its own, before any further
+    stop or comma ("patrons keep mixing them up", "my dad doesnt have cancer"; not "statins",
+    which spaCy's small model may tag as a verb). False without spaCy."""
+    doc = parse_whole(text)
+    if doc is None:
+        return False
+    seen = False
+    for tok in doc:
+        if tok.idx < start or tok.is_space:
+            continue
+        if tok.idx >= stop or tok.text in _ITEM_STOPS:
+            return False
+        if seen and tok.pos_ in ("VERB", "AUX") and tok.tag_ in _CLAUSE_VERB:
+            return True
+        seen = seen or any(c.isalnum() for c in tok.text)
+    return False
+
+
+_CLAUSE_VERB = _FINITE | {"VBZ"}
 
 
 def _closing_parens(text: str) -> dict[int, int]:
