@@ -42,7 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--index-dir", type=Path, default=Path("bench-indexes"))
     ap.add_argument("--data-root", type=Path, default=None)
     ap.add_argument("--per-query", action="store_true")
+    ap.add_argument(
+        "--composer",
+        action="append",
+        default=[],
+        help="another composer spec to rank by, after the three ('exclusion,beta=0.1')",
+    )
     args = ap.parse_args(argv)
+    composers = (*COMPOSERS, *args.composer)
     if not (args.text or args.why or args.plan):
         print("give at least one of --text, --why, --plan", file=sys.stderr)
         return 2
@@ -75,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 got = [
                     query_ndcg(searcher, reading, ds, topic.id, args.retriever, composer)
-                    for composer in COMPOSERS
+                    for composer in composers
                 ]
                 kind = str(topic.facets.get("negation", ""))
                 figures.setdefault(kind, []).append(got)
@@ -85,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     except LogirError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"| judged | queries | {' | '.join(f'{args.retriever}:{c}' for c in COMPOSERS)} |")
-    print("|---|---|" + "---|" * len(COMPOSERS))
+    print(f"| judged | queries | {' | '.join(f'{args.retriever}:{c}' for c in composers)} |")
+    print("|---|---|" + "---|" * len(composers))
     for kind, rows in figures.items():
         if rows:
-            means = [sum(r[i] for r in rows) / len(rows) for i in range(len(COMPOSERS))]
+            means = [sum(r[i] for r in rows) / len(rows) for i in range(len(composers))]
             print(f"| {kind} | {len(rows)} | {' | '.join(f'{x:.4f}' for x in means)} |")
     return 0
 

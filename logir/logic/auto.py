@@ -29,7 +29,9 @@ scale (below). What N_j reads as evidence:
 - over the hybrid scorer, the dense evidence on its own, above ``dense_tau``: a passage that
   says "espresso" has no lexical evidence for "coffee", and mixed at ``neg_dense`` its dense
   evidence never reaches tau; N_j is the larger of the mixed evidence above tau and the dense
-  evidence above ``dense_tau``, each rescaled to [0, 1];
+  evidence above ``dense_tau``, each rescaled to [0, 1]; with ``dense_floor`` > 0 (off by
+  default) the dense evidence is divided by at least that cosine, not only by the corpus's best:
+  where no passage is about the term, the closest one is not read as fully about it;
 - a passage that names a *kind* of the excluded topic in words the term never uses ("beef",
   "pork" for "meat"; "almonds" for "nuts"): with a dense encoder, its asserted word closest to
   the term, embedded alone, above ``kind_tau`` (full evidence ``kind_width`` above it;
@@ -354,6 +356,7 @@ class Exclusion(Composer):
         "passing": Param("passing", float, minimum=0.0, maximum=1.0),
         "shared": Param("shared", float, minimum=0.0, maximum=1.0),
         "dense_tau": Param("dense_tau", float, minimum=0.0, maximum=1.0),
+        "dense_floor": Param("dense_floor", float, minimum=0.0, maximum=1.0),
         "kind_tau": Param("kind_tau", float, minimum=0.0, maximum=1.0),
         "kind_width": Param("kind_width", float, minimum=0.01, maximum=1.0),
         "kind_terms": Param("kind_terms", str, choices=KIND_TERMS),
@@ -396,6 +399,7 @@ class Exclusion(Composer):
         nation: float = 1.0,
         pos_nation: float = 0.2,
         request_pos_dense: float = 0.6,
+        dense_floor: float = 0.0,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -439,6 +443,9 @@ class Exclusion(Composer):
         if not 0 <= request_pos_dense <= 1:
             raise ValueError("request_pos_dense is a weight in [0, 1]")
         self.request_pos_dense = request_pos_dense
+        if not 0 <= dense_floor <= 1:
+            raise ValueError("dense_floor is a cosine in [0, 1]")
+        self.dense_floor = dense_floor
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -500,7 +507,7 @@ class Exclusion(Composer):
         parts = scorer_parts(scorer)
         lexical, dense = parts.get(LEXICAL_PART), parts.get(DENSE_PART)
         if lexical is not None and dense is not None:  # the hybrid scorer: mix its parts
-            d = _scaled(dense, texts, rows, clip)
+            d = _scaled(dense, texts, rows, clip, self.dense_floor if clip else 0.0)
             lex = _best_of(lexical, lexical_texts or [[t] for t in texts], rows, clip)
             return dense_w * d + (1.0 - dense_w) * lex, d
         return _best_of(scorer, lexical_texts or [[t] for t in texts], rows, clip), None
@@ -867,12 +874,17 @@ def _best_of(
     return np.stack(out) if out else scaled
 
 
-def _scaled(scorer: Scorer, texts: list[str], rows: np.ndarray, clip: bool) -> np.ndarray:
-    """Scores divided by each text's best score over the corpus (1 when that is not positive);
-    with ``clip``, cut to [0, 1] (a negative cosine is no evidence)."""
+def _scaled(
+    scorer: Scorer, texts: list[str], rows: np.ndarray, clip: bool, floor: float = 0.0
+) -> np.ndarray:
+    """Scores divided by each text's best score over the corpus (1 when that is not positive),
+    or by ``floor`` where the best is lower; with ``clip``, cut to [0, 1] (a negative cosine is
+    no evidence)."""
     _, best = scorer.search(texts, 1)
     b = best[:, 0].astype(np.float32)
     b[~np.isfinite(b) | (b <= 0)] = 1.0
+    if floor > 0:
+        b = np.maximum(b, floor)
     out = scorer.score(texts, rows) / b[:, None]
     return np.clip(out, 0.0, 1.0) if clip else out
 

@@ -50,3 +50,17 @@ def test_a_rule_is_required_and_a_bad_pattern_refused(capsys: pytest.CaptureFixt
     assert plan_check.main([]) == 2
     assert plan_check.main(["--text", "(unclosed"]) == 2
     assert "bad --text pattern" in capsys.readouterr().err
+
+
+def test_another_composer_adds_a_column(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import plan_check
+
+    argv = ["--plan", "exclude", "--retriever", "bm25", "--data-root", str(tiny / "data"),
+            "--index-dir", str(tiny / "idx"), "--per-query",
+            "--composer", "exclusion,beta=0"]  # fmt: skip
+    assert plan_check.main(argv) == 0
+    out = capsys.readouterr().out
+    (row,) = [line.split("\t") for line in out.splitlines() if line.startswith("tiny/")]
+    exclusion, unpenalised = float(row[5]), float(row[6])
+    assert unpenalised < exclusion == pytest.approx(1.0)  # without a penalty Rashomon ranks in
+    assert "| bm25:flat | bm25:auto | bm25:exclusion | bm25:exclusion,beta=0 |" in out

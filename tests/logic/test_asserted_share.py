@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from logir.errors import LogirError
 from logir.index.base import DENSE_PART, LEXICAL_PART, attach_passages, topk
 from logir.index.lexical import BM25Scorer
 from logir.logic import get_composer
@@ -184,6 +185,26 @@ def test_dense_evidence_alone_can_penalise_a_passage_in_other_words(fake) -> Non
     (r,) = alone.rank([query], hybrid, 3)
     assert r.doc_idx.tolist() == [2, 1, 0]
     np.testing.assert_allclose(sum(r.evidence.values()), r.scores, rtol=1e-6)
+
+
+def test_dense_floor_lessens_the_penalty_near_an_absent_topic(fake) -> None:
+    # no passage is about the Mona Lisa: the closest one's cosine (0.42) is the corpus's best, so
+    # on the corpus's own scale it is as much about it as any passage can be (evidence 1); with
+    # a floor of 0.5 its evidence is 0.42 / 0.5, 0.14 above dense_tau
+    passages = ["Leonardo's Last Supper", "Leonardo's Vitruvian Man", "Raphael's Madonna"]
+    lexical = fake({"Leonardo": [1, 1, 0], "Mona Lisa": [0, 0, 0]})
+    dense = fake({"Leonardo": [0.6, 0.6, 0.2], "Mona Lisa": [0.3, 0.42, 0.1]})
+    hybrid = _Hybrid(lexical, dense, passages)
+    query = '"Leonardo" AND NOT "Mona Lisa"'
+    base = "exclusion,flat_weight=0,kind_tau=1,keyword=1"
+    rows = np.arange(3)
+    off = get_composer(base).score(query, hybrid, rows)
+    on = get_composer(base + ",dense_floor=0.5").score(query, hybrid, rows)
+    assert off[1] == pytest.approx(1.0 - 0.4)  # the full penalty
+    assert on[1] == pytest.approx(1.0 - 0.4 * (0.84 - 0.7) / 0.3)
+    assert off[0] < on[0] == pytest.approx(1.0)  # 0.3 / 0.42 passes dense_tau, 0.3 / 0.5 not
+    with pytest.raises(LogirError, match="dense_floor"):
+        get_composer("exclusion,dense_floor=2")
 
 
 def test_without_a_lexical_part_mentions_count_alike(fake) -> None:
