@@ -2506,3 +2506,26 @@ def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form
     from logir.query.reading import read
 
     assert read(text).logical_form == form
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        # session 35's blind sets: more of the same left out, "any X outside Y" set off
+        (
+            "plants from Asia. Not chrysanthemums, and nothing else from the daisy family either.",
+            '"plants from Asia" AND NOT "chrysanthemums" AND NOT "daisy family"',
+        ),
+        (
+            "english football clubs and their seasons, any club outside london",
+            '"english football clubs and their seasons" AND NOT "london"',
+        ),
+        # a rough number is no disjunction; years are
+        ("plant genera with one or two species", '"plant genera with one or two species"'),
+        ("athens olympics 1896 or 2004", '"athens olympics 1896" OR "athens olympics 2004"'),
+    ],
+)
+def test_session_35_wordings(text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form

@@ -228,6 +228,8 @@ SET_CORPORA = {
     "excluir40": "excluir",
     "scifact43": "scifact",
     "excluir41": "excluir",
+    "scifact44": "scifact",
+    "excluir42": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

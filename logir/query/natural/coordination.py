@@ -19,8 +19,11 @@ from logir.query.natural.lexicon import (
 )
 from logir.query.natural.view import SPACES, STOP, View, has_content
 
+_NUMBER = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|\d{1,2})"
 _SKIP_OR = re.compile(
-    r"\b(?:or\s+not|or\s+so|more\s+or\s+less|whether|and/or|or\s+else|or\s+other|or\s+any)\b",
+    r"\b(?:or\s+not|or\s+so|more\s+or\s+less|whether|and/or|or\s+else|or\s+other|or\s+any"
+    # "one or two species", "once or twice": a rough number, not two alternatives
+    rf"|{_NUMBER}\s+or\s+{_NUMBER}|once\s+or\s+twice)\b",
     re.I,
 )
 

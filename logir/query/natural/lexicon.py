@@ -610,7 +610,8 @@ CUES: tuple[Cue, ...] = (
         # reads it)
         r"|(?<=\bhappened)|(?<=\boccurred)|(?<=\btook\splace))\s+"
         # ("vehicle regulations - registration, trailer sizes - outside the US": after a dash)
-        rf"|\(\s*|{DASH}\s*)outside\s+"
+        # ("english football clubs and their seasons, any club outside london": "any" set off)
+        rf"|\(\s*|{DASH}\s*|,\s*any(?:\s+[^\W\d_]+)?\s+)outside\s+"
         r"(?!(?:of|his|her|their|its|my|our|your|the\s+box|box|help|world|investors?|temperature"
         r"|air|interests?|hours|work)\b)(?=[^\W\d_])"
         # "SREBP transcription factors outside their classic job in the liver", "notch signalling
@@ -856,7 +857,8 @@ CUES: tuple[Cue, ...] = (
         r"|none\s+of\s+(?=(?:the|his|her|its|their|that|those|these|this|your|my)\s)"
         # "bassists or drummers - nobody from nirvana", "rock bands, but none from the uk"
         r"|(?:nobody|no[\s-]one|none)\s+(?:from|in|at|with)\s+"
-        r"|nothin(?:g|['\u2019])?\s+(?:with|w/|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
+        # ("and nothing else from the daisy family either": more of the same left out)
+        r"|nothin(?:g|['\u2019])?\s+(?:else\s+)?(?:with|w/|containing|involving|made\s+with|made\s+from|about|abt|on|in|regarding"
         r"|owned\s+by|made\s+by|run\s+by"
         r"|(?:done|conducted|tested|studied)\s+(?:in|on|with)"
         r"|concerning|related\s+to|by|from|featuring|starring)\s+"
