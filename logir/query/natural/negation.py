@@ -399,9 +399,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     said = _said_after_item(text, h.cue_start, h.cue_end, stop)
     if said is not None:
         # "police forces outside the UK, how they are organised": the item ends at its comma. A
-        # question or a preference after it goes on with the request; a clause of its own
-        # ("nissan, sick of reading about the pulsar", "Nicomedia, patrons keep mixing them up")
-        # is a comment on the item and goes with it
+        # preference after it goes on with the request; a comment of its own ("nissan, sick of
+        # reading about the pulsar", "Nicomedia, patrons keep mixing them up") goes with it, and
+        # so does a question, unless the item opened the clause
         comma, comment = said
         h.neg_end = comma
         h.cut_end = stop if comment else comma
@@ -508,7 +508,7 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
 
 def _has_clause(text: str, start: int, stop: int) -> bool:
     """Whether text[start:stop] holds a finite verb after a word of its own, before any further
-    stop or comma ("patrons keep mixing them up", "my dad doesnt have cancer"; not "statins",
+    stop or comma ("patrons keep mixing them up", "sylvester gives her nightmares"; not "statins",
     which spaCy's small model may tag as a verb). False without spaCy."""
     doc = parse_whole(text)
     if doc is None:
