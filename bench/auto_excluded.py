@@ -16,8 +16,8 @@ $LOGIR_SHARED_DATASETS). Tune on the tune split (the default); the test split is
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
+
+from shared_data import DATA, folders
 
 from logir.data.benchmarks import load_benchmark
 from logir.data.splits import select_split
@@ -26,14 +26,7 @@ from logir.eval.systems import ScorerPool
 from logir.logic.auto import Auto
 from logir.query.reading import read
 
-DATA = Path(os.environ.get("LOGIR_SHARED_DATASETS", "../shared/datasets"))
-FOLDERS = {
-    "negconstraint": "negconstraint",
-    "boolquestions": "boolquestions-not",
-    "excluir": "excluir",
-    "comlq": "comlq",
-    "scifact": "scifact",
-}
+FOLDERS = folders("negconstraint", "boolquestions", "excluir", "comlq", "scifact")
 
 
 def main() -> None:

@@ -15,16 +15,16 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 from pathlib import Path
+
+from shared_data import DATA, folders
 
 from logir.data.benchmarks import load_benchmark
 from logir.data.splits import select_split
 from logir.eval.runner import evaluate
 from logir.eval.systems import ScorerPool
 
-DATA = Path(os.environ.get("LOGIR_SHARED_DATASETS", "../shared/datasets"))
-SETS = {"negconstraint": "negconstraint", "boolquestions": "boolquestions-not", "comlq": "comlq"}
+SETS = folders("negconstraint", "boolquestions", "comlq")
 AND = ("product", "sum", "min")
 OR = ("sum", "max")
 NOT = ("one_minus", "inverse")

@@ -11,11 +11,11 @@ rank N stays below). Runs only the first stage; nothing is learned from the spli
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
+from shared_data import DATA, folders
 
 from logir.data.benchmarks import load_benchmark
 from logir.data.splits import select_split
@@ -23,8 +23,7 @@ from logir.data.trec import read_run
 from logir.eval.runner import evaluate
 from logir.eval.systems import ScorerPool
 
-DATA = Path(os.environ.get("LOGIR_SHARED_DATASETS", "../shared/datasets"))
-FOLDERS = {"nevir": "nevir", "excluir": "excluir", "negconstraint": "negconstraint"}
+FOLDERS = folders("nevir", "excluir", "negconstraint")
 DEPTHS = (2, 3, 5, 10, 20)
 
 

@@ -19,14 +19,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from shared_data import FOLDER_OF
+
 FOLDERS = {
-    "comlq": "comlq",
-    "negconstraint": "negconstraint",
-    "boolquestions-not": "boolquestions",
-    "excluir": "excluir",
-    "nevir": "nevir",
-    "quest-sample": "quest",
-    "scifact": "scifact",
+    FOLDER_OF[name]: name
+    for name in ("comlq", "negconstraint", "boolquestions", "excluir", "nevir", "quest", "scifact")
 }
 """Shared dataset folder -> benchmark adapter."""
 

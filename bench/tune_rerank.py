@@ -17,27 +17,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from shared_data import DATA, folders  # noqa: E402
+
 from logir.data.benchmarks import load_benchmark  # noqa: E402
 from logir.data.splits import select_split  # noqa: E402
 from logir.eval.runner import evaluate  # noqa: E402
 from logir.eval.systems import ScorerPool  # noqa: E402
 
-DATA = Path(os.environ.get("LOGIR_SHARED_DATASETS", ROOT.parent / "shared" / "datasets"))
-FOLDERS = {
-    "negconstraint": "negconstraint",
-    "boolquestions": "boolquestions-not",
-    "excluir": "excluir",
-    "nevir": "nevir",
-    "comlq": "comlq",
-    "scifact": "scifact",
-}
+FOLDERS = folders("negconstraint", "boolquestions", "excluir", "nevir", "comlq", "scifact")
 
 
 def objective(overall: dict[str, float]) -> float:
