@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handwritten import open_index, query_ndcg  # noqa: E402
-from reading_drift import FOLDERS as BENCHMARK_OF  # noqa: E402
+from shared_data import FOLDER_OF  # noqa: E402
 
 from logir import Searcher  # noqa: E402
 from logir.data.benchmarks import BENCHMARKS  # noqa: E402
@@ -37,7 +37,7 @@ from logir.eval.systems import parse_system  # noqa: E402
 from logir.index.spelling import corrections  # noqa: E402
 
 #: a benchmark name -> its folder under the shared datasets (QUEST's sample ships no corpus)
-FOLDERS = {name: folder for folder, name in BENCHMARK_OF.items() if name != "quest"}
+FOLDERS = {name: folder for name, folder in FOLDER_OF.items() if name != "quest"}
 
 
 def _sources(args: argparse.Namespace, root: Path) -> Iterator[tuple[str, Dataset, str]]:
