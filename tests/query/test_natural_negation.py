@@ -2520,6 +2520,12 @@ def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form
             "english football clubs and their seasons, any club outside london",
             '"english football clubs and their seasons" AND NOT "london"',
         ),
+        # "only skip X" after a dash, "so no X" after a dash
+        (
+            "classical composers, any era — only skip the italian ones",
+            '"classical composers, any era" AND NOT "italian"',
+        ),
+        ("beers - so no lagers", '"beers" AND NOT "lagers"'),
         # a rough number is no disjunction; years are
         ("plant genera with one or two species", '"plant genera with one or two species"'),
         ("athens olympics 1896 or 2004", '"athens olympics 1896" OR "athens olympics 2004"'),

@@ -230,6 +230,8 @@ SET_CORPORA = {
     "excluir41": "excluir",
     "scifact44": "scifact",
     "excluir42": "excluir",
+    "excluir43": "excluir",
+    "scifact45": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

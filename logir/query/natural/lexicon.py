@@ -763,7 +763,8 @@ CUES: tuple[Cue, ...] = (
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         # "I'd leave out fish oil", "we would skip the sequels"
         r"(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?=(?:exclude|omit|leave\s+out|skip|ignore|drop)\b))?"
-        r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
+        # ("classical composers, any era — only skip the italian ones")
+        r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|only\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         # "drop anything done in east asian cohorts" (a determiner after it: "drop in sales" is
         # no request)
         r"|drop(?:ping)?\s+(?=(?:the|all|any|anything|everything|those|these|that|this)\b)"
@@ -837,8 +838,8 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so|only)\s+)?"
         rf"{_PLEASE}"
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+{_PLEASE}"
-        # "- please nothing about HIV"
-        rf"|{DASH}\s*{_PLEASE}"
+        # "- please nothing about HIV", "... outside latin america — so no mexican brewers"
+        rf"|{DASH}\s*(?:(?:though|although|so|only)\s+)?{_PLEASE}"
         # after a closing bracket: "epics from asia (gilgamesh, ramayana type stuff) no greek ones"
         r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"
