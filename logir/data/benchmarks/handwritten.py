@@ -232,6 +232,8 @@ SET_CORPORA = {
     "excluir42": "excluir",
     "excluir43": "excluir",
     "scifact45": "scifact",
+    "scifact46": "scifact",
+    "scifact47": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
