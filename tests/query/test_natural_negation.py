@@ -2526,6 +2526,15 @@ def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form
             '"classical composers, any era" AND NOT "italian"',
         ),
         ("beers - so no lagers", '"beers" AND NOT "lagers"'),
+        # "other stuff than X" as "other than X"
+        (
+            "megakaryocytes - everything other stuff than the endomitosis / polyploid cell cycle",
+            '"megakaryocytes" AND NOT "endomitosis" AND NOT "polyploid cell cycle"',
+        ),
+        (
+            "there are other things than money in life",
+            '"there are other things than money in life"',
+        ),
         # a rough number is no disjunction; years are
         ("plant genera with one or two species", '"plant genera with one or two species"'),
         ("athens olympics 1896 or 2004", '"athens olympics 1896" OR "athens olympics 2004"'),

@@ -517,7 +517,9 @@ def _cue(
 
 
 _EXCEPTION_WORDS = (
-    r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+than|apart\s+from|aside\s+from|besides"
+    # ("megakaryocytes - everything other stuff than the endomitosis")
+    r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+(?:(?:stuff|things?)\s+)?than"
+    r"|apart\s+from|aside\s+from|besides"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     # "I'd like to look beyond melanoma"
     r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
