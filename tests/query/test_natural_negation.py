@@ -2535,6 +2535,18 @@ def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form
             "there are other things than money in life",
             '"there are other things than money in life"',
         ),
+        # the item of "besides" ends at the main verb's auxiliary; what is wanted instead goes
+        # on with the request
+        (
+            "What else besides conventional medicine has helped people with interstitial "
+            "cystitis? Anything but acupuncture, please.",
+            '"What else has helped people with interstitial cystitis" AND NOT "conventional '
+            'medicine" AND NOT "acupuncture"',
+        ),
+        (
+            "which spices, I've read enough on saffron, so something else",
+            '"which spices, so something else" AND NOT "saffron"',
+        ),
         # a rough number is no disjunction; years are
         ("plant genera with one or two species", '"plant genera with one or two species"'),
         ("athens olympics 1896 or 2004", '"athens olympics 1896" OR "athens olympics 2004"'),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from logir.query.ast import Not, Query
 from logir.query.natural.build import Builder
@@ -448,7 +449,7 @@ def _verb_after_item(text: str, start: int, stop: int) -> int | None:
         if tok.idx >= stop or tok.text in _ITEM_STOPS or tok.lower_ in _RELATIVE:
             return None
         if tok.pos_ in ("VERB", "AUX"):
-            if not (seen and tok.tag_ in _FINITE and tok.dep_ == "ROOT"):
+            if not (seen and (_finite_root(tok) or _root_auxiliary(tok))):
                 return None
             if tok.text[0].isupper():
                 return None
@@ -467,6 +468,9 @@ _PREFERS = re.compile(
     r"|in\s+particular)\b",
     re.I,
 )
+#: what is wanted instead, after an excluded item and a comma ("I've read enough on autophagy,
+#: so something else, e.g. lipid droplets"): it goes on with the request
+_REDIRECT = re.compile(r"\s*(?:(?:so|but|and)\s+)?(?:something|anything|everything)\s+else\b", re.I)
 #: a question after an excluded item and a comma (", how they are organised"): it ends the item
 #: and is left out of the positive part too, whose words say the topic (its words still count
 #: in the query's flat text)
@@ -490,7 +494,7 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
     if comma is None or not has_content(text[start : comma.start()]):
         return None
     at = comma.end()
-    if _PREFERS.match(text, at):
+    if _PREFERS.match(text, at) or _REDIRECT.match(text, at):
         return comma.start(), False
     if _ASKS_ON.match(text, at):
         # ("Disregarding its draft, what else can you tell me about X?": where the item opens
@@ -526,6 +530,22 @@ def _has_clause(text: str, start: int, stop: int) -> bool:
 
 
 _CLAUSE_VERB = _FINITE | {"VBZ"}
+
+
+def _finite_root(tok: Any) -> bool:
+    """Whether ``tok`` is the sentence's finite main verb."""
+    return tok.tag_ in _FINITE and tok.dep_ == "ROOT"
+
+
+def _root_auxiliary(tok: Any) -> bool:
+    """Whether ``tok`` is a finite auxiliary of the sentence's main verb, which follows it ("What
+    else besides X has helped ...": "has" is an auxiliary, not a plural noun tagged VBZ)."""
+    return (
+        tok.dep_ in ("aux", "auxpass")
+        and tok.tag_ in _CLAUSE_VERB
+        and tok.head.dep_ == "ROOT"
+        and tok.head.i > tok.i
+    )
 
 
 def _closing_parens(text: str) -> dict[int, int]:
