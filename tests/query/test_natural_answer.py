@@ -127,12 +127,15 @@ def test_an_other_than_item_ends_at_the_main_verb(text: str, form: str) -> None:
 
 
 @needs_spacy
-def test_an_auxiliary_before_the_subject_ends_no_item() -> None:
+def test_the_main_verbs_auxiliary_ends_the_item() -> None:
     from logir.query.natural.negation import _verb_after_item
 
+    # before the subject too: "does" is the auxiliary of "mean", the sentence's main verb
     text = "Where besides the United Kingdom does a double yellow line mean that cars may pass?"
     start = text.index("the United")
-    assert _verb_after_item(text, start, len(text)) is None  # "does", not the main verb, first
+    assert _verb_after_item(text, start, len(text)) == text.index("does")
+    text = "What else besides conventional medicine has helped people with cystitis?"
+    assert _verb_after_item(text, text.index("conventional"), len(text)) == text.index("has")
     text = "which countries other than France use the euro?"
     assert _verb_after_item(text, text.index("France"), len(text)) == text.index("use")
 

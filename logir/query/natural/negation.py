@@ -434,11 +434,12 @@ _ITEM_STOPS = frozenset(',;:.?!()[]"\u201c\u201d')  # not "/" or "-": "BRCA1/BRC
 
 
 def _verb_after_item(text: str, start: int, stop: int) -> int | None:
-    """Where the sentence's finite main verb starts between ``start`` (an "other than" item's
-    first word) and ``stop``: the first verb after at least one word of the item, before any
-    stop, comma, bracket or relative word, with an adverb right before it ("besides French usually
-    use"). None where the first verb is not the sentence's ("the ones Schumacher won", "does a
-    double line mean"), is a title's ("We Found Love"), or without spaCy."""
+    """Where the sentence's finite main verb, or its finite auxiliary, starts between ``start``
+    (an "other than" item's first word) and ``stop``: the first verb after at least one word of
+    the item, before any stop, comma, bracket or relative word, with an adverb right before it
+    ("besides French usually use"; "besides X has helped", "besides the UK does a double line
+    mean"). None where the first verb is not the sentence's ("the ones Schumacher won"), is a
+    title's ("We Found Love"), or without spaCy."""
     doc = parse_whole(text)
     if doc is None:
         return None
