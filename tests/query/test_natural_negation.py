@@ -2547,6 +2547,19 @@ def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form
             "which spices, I've read enough on saffron, so something else",
             '"which spices, so something else" AND NOT "saffron"',
         ),
+        # a bracket inside the first item of "neither ... nor"; no gerund lends its head
+        (
+            "reviews on cancer stem cells, though neither the brain tumour (glioma) work nor "
+            "the leukaemia work is wanted",
+            '"reviews on cancer stem cells" AND NOT "brain tumour (glioma) work" AND NOT '
+            '"leukaemia work"',
+        ),
+        (
+            "helping with my son's homework: how do white blood cells clean up dead cells? I "
+            "don't want the ones about germs",
+            '"helping with my son\'s homework: how do white blood cells clean up dead cells" '
+            'AND NOT "germs"',
+        ),
         # a rough number is no disjunction; years are
         ("plant genera with one or two species", '"plant genera with one or two species"'),
         ("athens olympics 1896 or 2004", '"athens olympics 1896" OR "athens olympics 2004"'),

@@ -415,6 +415,11 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             h.cut_end = rel.start()
     if h.kind == "neither":
         nor = _NOR.search(text[h.cue_end : h.neg_end])
+        if not nor and h.neg_end < stop:
+            # "neither the brain tumour (glioma) work nor the leukaemia work": a bracket in the
+            # first item is no description of the whole
+            nor = _NOR.search(text[h.cue_end : stop])
+            h.neg_end = stop if nor else h.neg_end
         if not nor:
             h.neg_end = -1
             return
@@ -1016,6 +1021,10 @@ _ABOUT_LEAD = re.compile(r"(?:about|regarding|concerning)\s+(?=\S)", re.I)
 _CLAUSE_WORD = re.compile(rf"\b(?:{AUX}|am|i|me|my|we|our|you|your)\b", re.I)
 
 
+#: a head of one word in "-ing": a gerund, no noun to lend ("helping", "looking")
+_GERUND_HEAD = re.compile(r"[^\W\d_]+ing", re.I)
+
+
 def _borrow_head(positive: View, concept: View) -> View:
     """Give a negated concept that opens with a preposition the head it shares with the
     positive part: ``Birds found in X ... but not in Y`` -> ``Birds in Y``.
@@ -1034,9 +1043,10 @@ def _borrow_head(positive: View, concept: View) -> View:
     if end and (end.start() == 0 or end.group(0).lower() in ("and", "or")):
         return concept
     head = p.cut(0, end.start() if end else len(p.text)).trim()
-    if _CLAUSE_WORD.search(head.text):
+    if _CLAUSE_WORD.search(head.text) or _GERUND_HEAD.fullmatch(head.text):
         # "my daughter is 9 ... not about grown ups": a clause, no head to give; the topic is
-        # what "about" names
+        # what "about" names (so too after a gerund: "helping with my son's homework: ... I
+        # don't want the ones about germs")
         return _lead_cut(concept, _ABOUT_LEAD)
     if not head.has_content() or len(head.text.split()) > 4:
         return concept
