@@ -2560,6 +2560,15 @@ def test_an_item_ends_at_its_comma_without_spacy(no_spacy: None, text: str, form
             '"helping with my son\'s homework: how do white blood cells clean up dead cells" '
             'AND NOT "germs"',
         ),
+        # a verdict after a spaced dash: "- not interested", "- not wanted"
+        (
+            "people getting sacked. sports coaches getting the boot - not interested",
+            '"people getting sacked" AND NOT "sports coaches getting the boot"',
+        ),
+        (
+            "people getting sacked. sports coaches getting the boot - not wanted",
+            '"people getting sacked" AND NOT "sports coaches getting the boot"',
+        ),
         # a rough number is no disjunction; years are
         ("plant genera with one or two species", '"plant genera with one or two species"'),
         ("athens olympics 1896 or 2004", '"athens olympics 1896" OR "athens olympics 2004"'),

@@ -153,6 +153,8 @@ POSTPOSED = (
     rf"|nothing\s+(?:on|about)\s+(?:it|them|those|that)"
     rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
     r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    # "sports coaches getting the boot - not interested"
+    r"|not\s+interested"
     # ("..., please leave it": only after the comma VERDICT_COMMA allows)
     rf"|(?<=,\s){_PLEASE}{_LEAVE_IT}"
     # "east asian calligraphy isn't wanted", "anyone from breaking bad can sit this one out"
@@ -314,7 +316,9 @@ _VERDICT_END = (
 #: with the corsairs, no need", "the sequels, not wanted"
 VERDICT_COMMA = (
     # ("the story of pope leo stopping attila, please leave it")
-    r",\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary)"
+    # ("sports coaches getting the boot - not interested": after a spaced dash too)
+    r"(?:,|\s(?:--?|[\u2013\u2014]))\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary"
+    r"|interested)"
     rf"|{_PLEASE}{_LEAVE_IT})\s*(?:[.;?!)]|$"
     r"|\s(?:tho|though|thx|thanks|lol|pls|please|tbh|imo|ngl)\b))"
 )
@@ -723,7 +727,7 @@ CUES: tuple[Cue, ...] = (
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+(?:to\s+one\s+side|aside)"
         r"(?:\s+if\s+(?:you\s+can|possible))?\s*(?:[.;?!),]|$|\s(?:since|because|as|cos|coz|cuz)\b))",
         "aside",
-        key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted"
+        key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted|interested"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
         r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
