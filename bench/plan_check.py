@@ -15,7 +15,6 @@ of each, by the judge's kind (exclude / predicate / none); --per-query adds each
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handwritten import KINDS, open_index, query_ndcg  # noqa: E402
+from shared_data import DATA  # noqa: E402
 
 from logir import Searcher  # noqa: E402
 from logir.data.benchmarks.handwritten import SET_CORPORA, load_handwritten  # noqa: E402
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"unknown set(s): {', '.join(unknown)}", file=sys.stderr)
         return 2
-    root = args.data_root or Path(os.environ.get("LOGIR_SHARED_DATASETS", "../shared/datasets"))
+    root = args.data_root or DATA
     figures: dict[str, list[list[float]]] = {k: [] for k in KINDS}
     searchers: dict[str, Searcher] = {}
     try:

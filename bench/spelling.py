@@ -17,7 +17,6 @@ way and are not ranked.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from handwritten import open_index, query_ndcg  # noqa: E402
-from shared_data import FOLDER_OF  # noqa: E402
+from shared_data import DATA, FOLDER_OF  # noqa: E402
 
 from logir import Searcher  # noqa: E402
 from logir.data.benchmarks import BENCHMARKS  # noqa: E402
@@ -61,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data-root", type=Path, default=None)
     ap.add_argument("--per-query", action="store_true")
     args = ap.parse_args(argv)
-    root = args.data_root or Path(os.environ.get("LOGIR_SHARED_DATASETS", "../shared/datasets"))
+    root = args.data_root or DATA
     unknown = [s for s in args.sets or () if s not in SET_CORPORA]
     if unknown:
         print(f"unknown set(s): {', '.join(unknown)}", file=sys.stderr)

@@ -306,6 +306,9 @@ POSTPOSED = (
 #: "horror is out for now" (part of the verdict, not of the query)
 FOR_NOW = r"after\s+last\s+time|this\s+time(?:\s+round)?|for\s+now|for\s+this\s+one"
 
+#: a dash that sets a cue off: " - ", " -- ", an en or em dash
+DASH = r"\s(?:--?|[\u2013\u2014])"
+
 #: where a verdict after its item ends: the clause's end, a chat word, a reason, or when it holds
 _VERDICT_END = (
     r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
@@ -317,7 +320,7 @@ _VERDICT_END = (
 VERDICT_COMMA = (
     # ("the story of pope leo stopping attila, please leave it")
     # ("sports coaches getting the boot - not interested": after a spaced dash too)
-    r"(?:,|\s(?:--?|[\u2013\u2014]))\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary"
+    rf"(?:,|{DASH})\s*(?=(?:no\s+need|not\s+(?:needed|wanted|required|necessary"
     r"|interested)"
     rf"|{_PLEASE}{_LEAVE_IT})\s*(?:[.;?!)]|$"
     r"|\s(?:tho|though|thx|thanks|lol|pls|please|tbh|imo|ngl)\b))"
@@ -445,9 +448,6 @@ _PREFER_TO = r"(?:i|we)\s*(?:would|should|['\u2019]d)\s+(?:prefer|like|rather)\s
 
 #: what "sans" and "bar" must be followed by to leave something out
 _DETERMINERS = r"the|a|an|any|all|his|her|its|their|those|these|that|this"
-
-#: a dash that sets a cue off: " - ", " -- ", an en or em dash
-DASH = r"\s(?:--?|[\u2013\u2014])"
 
 #: what a thing is made of or by ("made from cow's milk", "brewed with barley")
 MADE_OF = r"made|prepared|cooked|brewed|baked|distilled|fermented"

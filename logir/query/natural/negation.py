@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -445,26 +446,36 @@ def _verb_after_item(text: str, start: int, stop: int) -> int | None:
     ("besides French usually use"; "besides X has helped", "besides the UK does a double line
     mean"). None where the first verb is not the sentence's ("the ones Schumacher won"), is a
     title's ("We Found Love"), or without spaCy."""
-    doc = parse_whole(text)
-    if doc is None:
-        return None
-    seen = False
-    for tok in doc:
-        if tok.idx < start or tok.is_space:
-            continue
-        if tok.idx >= stop or tok.text in _ITEM_STOPS or tok.lower_ in _RELATIVE:
-            return None
+    for tok, seen in _walk(text, start, stop, _RELATIVE):
         if tok.pos_ in ("VERB", "AUX"):
             if not (seen and (_finite_root(tok) or _root_auxiliary(tok))):
                 return None
             if tok.text[0].isupper():
                 return None
-            before = doc[tok.i - 1] if tok.i > 0 else None
+            before = tok.doc[tok.i - 1] if tok.i > 0 else None
             if before is not None and before.tag_ == "RB" and before.idx > start:
                 return before.idx
             return tok.idx
-        seen = seen or any(c.isalnum() for c in tok.text)
     return None
+
+
+def _walk(
+    text: str, start: int, stop: int, stops: frozenset[str] = frozenset()
+) -> Iterator[tuple[Any, bool]]:
+    """spaCy's tokens of ``text`` from ``start`` on, each with whether a word of the stretch
+    came before it, up to ``stop``, an item stop (:data:`_ITEM_STOPS`) or a word in ``stops``
+    (lower case); none without spaCy."""
+    doc = parse_whole(text)
+    if doc is None:
+        return
+    seen = False
+    for tok in doc:
+        if tok.idx < start or tok.is_space:
+            continue
+        if tok.idx >= stop or tok.text in _ITEM_STOPS or tok.lower_ in stops:
+            return
+        yield tok, seen
+        seen = seen or any(c.isalnum() for c in tok.text)
 
 
 #: a preference after an excluded item and a comma, which goes on with the request (", preferably
@@ -520,19 +531,10 @@ def _has_clause(text: str, start: int, stop: int) -> bool:
     """Whether text[start:stop] holds a finite verb after a word of its own, before any further
     stop or comma ("patrons keep mixing them up", "sylvester gives her nightmares"; not "statins",
     which spaCy's small model may tag as a verb). False without spaCy."""
-    doc = parse_whole(text)
-    if doc is None:
-        return False
-    seen = False
-    for tok in doc:
-        if tok.idx < start or tok.is_space:
-            continue
-        if tok.idx >= stop or tok.text in _ITEM_STOPS:
-            return False
-        if seen and tok.pos_ in ("VERB", "AUX") and tok.tag_ in _CLAUSE_VERB:
-            return True
-        seen = seen or any(c.isalnum() for c in tok.text)
-    return False
+    return any(
+        seen and tok.pos_ in ("VERB", "AUX") and tok.tag_ in _CLAUSE_VERB
+        for tok, seen in _walk(text, start, stop)
+    )
 
 
 _CLAUSE_VERB = _FINITE | {"VBZ"}
