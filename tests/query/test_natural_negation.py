@@ -2578,3 +2578,42 @@ def test_session_35_wordings(text: str, form: str) -> None:
     from logir.query.reading import read
 
     assert read(text).logical_form == form
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        # "save" and "bar" after "any" and a noun: the exception starts at them
+        (
+            "cases from any jurisdiction save Australia",
+            '"cases from any jurisdiction" AND NOT "Australia"',
+        ),
+        (
+            "olympic history for any sport bar american football",
+            '"olympic history for any sport" AND NOT "american football"',
+        ),
+        ("cases from any jurisdiction bar the UK", '"cases from any jurisdiction" AND NOT "UK"'),
+        # ... and not where "bar" is a noun's or "save" a verb
+        ("any sports bar near leeds", '"any sports bar near leeds"'),
+        ("can any charity save the reef", '"can any charity save the reef"'),
+        ("any chocolate bar brands", '"any chocolate bar brands"'),
+        # the bond named is no part of the excluded topic
+        (
+            "glaciers retreating in the alps (no relation to Antarctica)",
+            '"glaciers retreating in the alps" AND NOT "Antarctica"',
+        ),
+        # the texts wanted, told by what they keep clear of
+        (
+            "sports history, I'd prefer passages that stay away from the olympics",
+            '"sports history" AND NOT "olympics"',
+        ),
+        (
+            "sports history - give me articles that steer clear of the olympics",
+            '"sports history" AND NOT "olympics"',
+        ),
+    ],
+)
+def test_session_36_wordings(text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form

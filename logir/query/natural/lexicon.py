@@ -550,6 +550,22 @@ Rhine?"): it leaves items out of the answer, unlike one inside a clause ("regist
 organization other than ...") or a contrast ("moved to Saturday, instead of Sunday")."""
 
 #: what "outside" follows where it leaves a place, a field or a role out: a comma, a plural or a
+#: what "bar" is followed by where it is a noun ("bar charts", "bar staff") or a verb ("bar them
+#: from"), not "except"
+#: the first words of nouns in "bar" ("any sports bar", "any snack bar"): no exception there
+_BAR_COMPOUND = _not_after(
+    "sports wine snack hotel cocktail chocolate candy granola protein energy space tool title"
+    " menu status search task side salad sushi tapas karaoke piano beach juice coffee dive gay"
+    " cereal breakfast oyster raw milk tiki cash gold"
+)
+_BAR_NOT_BEFORE = (
+    r"none|chart|charts|graph|graphs|code|codes|exam|exams|food|staff|stool|stools|mitzvah|mitzvahs"
+    r"|snack|snacks|bill|tab|tabs|counter|crawl|crawls|fight|fights|scene|area|service|menu|price"
+    r"|prices|owner|owners|tender|tenders|association|council|magnet|magnets|soap|soaps|cookie"
+    r"|cookies|stock|top|tops|room|rooms|license|licence|and|or|in|at|on|of|with|for|to|is|are"
+    r"|was|were|that|which|where"
+)
+
 #: gerund ("stadiums outside england", "IFN signalling outside antiviral defence")
 _OUTSIDE_AFTER = rf",|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
 
@@ -643,13 +659,14 @@ CUES: tuple[Cue, ...] = (
         rf"|(?:,|{DASH})\s*bar\s+(?=(?-i:[A-Z]))"
         # ... and as typed in lower case: "hiking around the fjords, bar bergen's seven mountains"
         # (not "pubs, bar food", "charts, bar graphs")
-        rf"|(?:,|{DASH})\s*bar\s+(?!(?:none|chart|charts|graph|graphs|code|codes|exam|exams|food|staff"
-        r"|stool|stools|mitzvah|mitzvahs|snack|snacks|bill|tab|tabs|counter|crawl|crawls|fight|fights"
-        r"|scene|area|service|menu|price|prices|owner|owners|tender|tenders|association|council"
-        r"|magnet|magnets|soap|soaps|cookie|cookies|stock|top|tops|room|rooms|license|licence|and|or"
-        r"|in|at|on|of|with|for|to|is|are|was|were|that|which|where|mitzvah)\b)(?=[a-z])"
+        rf"|(?:,|{DASH})\s*bar\s+(?!(?:{_BAR_NOT_BEFORE})\b)(?=[a-z])"
         # "government ministers, any country but australia"
         rf"|(?:,|{DASH})\s*any\s+(?!(?:more|less|other|way|time|day)\b)[^\W\d_]+\s+but\s+(?!(?:not|also|then|still)\b)"
+        # "cases from any jurisdiction save Australia", "any sport bar american football": "save"
+        # or "bar" after "any" and a noun ("can any charity save the reef" saves, "any sports bar
+        # in leeds" is a bar); the cue starts at "save" or "bar" (group ``at``)
+        r"|\bany\s+(?!(?:more|less|other|way|time|day|one|body)\b)[^\W\d_]+(?P<at>\s+save\s+(?=(?-i:[A-Z]))"
+        rf"|{_BAR_COMPOUND}\s+bar\s+(?=(?-i:[A-Z])|(?:the|any|all|those)\b|(?!(?:{_BAR_NOT_BEFORE})\b)[a-z]))"
         # "save for" set off, or after a word that cannot be its subject (a singular noun:
         # "culture save for the war"; not "how to save for", "we save for", "parents save for")
         rf"|(?:,|{DASH})\s*save\s+for\b"
@@ -769,6 +786,11 @@ CUES: tuple[Cue, ...] = (
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         # "I'd leave out fish oil", "we would skip the sequels"
         r"(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?=(?:exclude|omit|leave\s+out|skip|ignore|drop)\b))?"
+        # "I'd prefer passages that stay away from the olympics": the texts wanted, told by what
+        # they keep clear of
+        r"(?:(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:prefer|like|want)|give\s+(?:me|us)|show\s+(?:me|us))"
+        r"\s+(?:passages|texts|articles|papers|sources|results|ones|material|stuff)\s+(?:that|which)"
+        r"\s+(?=(?:stay|steer|keep)\s))?"
         # ("classical composers, any era — only skip the italian ones")
         r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|only\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         # "drop anything done in east asian cohorts" (a determiner after it: "drop in sales" is
@@ -1275,6 +1297,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # "bodies that aren't actually police forces": the hedge says nothing of the topic
         r"(?:actually|really|truly|technically|strictly|necessarily)\s+(?=[^\W\d_])",
         r"(?:any\s+)?references?\s+to\s+",
+        # "(no relation to Antarctica)": the bond named is no part of the topic
+        r"(?:any\s+)?(?:relation|connection|relevance)\s+(?:to|with)\s+",
         # "exclude both the price and the infection risk"
         r"both\s+(?=\S+(?:\s+\S+){0,4}\s+and\s)",
         # "setting aside those in which Napoleon had a hand"

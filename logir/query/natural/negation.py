@@ -272,7 +272,9 @@ def _find_hits(text: str, verbal_from: int, limit: int | None = None) -> list[_H
             if cue.needs_other and not _OTHER_LATER.search(text[m.end() :]):
                 continue
             name = verbal_kind(m.group()) if cue.name == NEGATION_PREDICATE else cue.name
-            raw.append(_Hit(name, m.start(), m.end(), kind=cue.kind))
+            # a cue may match words before it that it only needs to see (group "at")
+            at = m.start("at") if "at" in cue.pattern.groupindex and m.group("at") else m.start()
+            raw.append(_Hit(name, at, m.end(), kind=cue.kind))
     # Earliest first; at the same start the longest cue wins.
     raw.sort(key=lambda h: (h.cue_start, -(h.cue_end - h.cue_start)))
     starts = sorted(o.cue_start for o in raw if o.kind != "paren")
