@@ -200,3 +200,11 @@ def test_env_switch_disables_spacy(monkeypatch: pytest.MonkeyPatch) -> None:
     finally:
         monkeypatch.delenv("LOGIR_NO_SPACY")
         nlp.load_nlp.cache_clear()
+
+
+def test_an_alternative_that_names_the_shared_noun_takes_it_once() -> None:
+    """spaCy joins "sensitive dyes" to "calcium" and leaves "dyes" as the shared tail."""
+    pytest.importorskip("spacy")
+    assert q("imaging with voltage sensitive dyes or calcium dyes") == Or(
+        T("imaging with voltage sensitive dyes"), T("imaging with calcium dyes")
+    )

@@ -2617,3 +2617,14 @@ def test_session_36_wordings(text: str, form: str) -> None:
     from logir.query.reading import read
 
     assert read(text).logical_form == form
+
+
+def test_a_bracket_in_the_excluded_item_runs_to_its_close() -> None:
+    """A question mark inside a bracket opened in the item does not end it."""
+    from logir.query.reading import read
+
+    text = "ureases from organisms other than helicobacter or klebsiella (plants? mycobacteria?)"
+    assert (
+        read(text).logical_form
+        == '"ureases from organisms" AND NOT "helicobacter" AND NOT "klebsiella"'
+    )

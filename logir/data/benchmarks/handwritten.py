@@ -234,6 +234,8 @@ SET_CORPORA = {
     "scifact45": "scifact",
     "scifact46": "scifact",
     "scifact47": "scifact",
+    "scifact48": "scifact",
+    "scifact49": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

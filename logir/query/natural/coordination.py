@@ -77,7 +77,7 @@ def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
     if factor:
         terms = [b.term(head.join(c)) for c in cores]
     else:
-        terms = [b.term(head.join(c).join(tail)) for c in cores]
+        terms = [b.term(head.join(c).join(_past_repeat(c, tail))) for c in cores]
     if len(terms) < 2 or any(t is None for t in terms):
         return None
     kept = [t for t in terms if t is not None]
@@ -90,6 +90,18 @@ def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
         return alternatives if shared is None else all_of([alternatives, shared])
     b.cue(CONJUNCTION_BOTH_AND)
     return all_of(list(kept))
+
+
+def _past_repeat(core: View, tail: View) -> View:
+    """``tail`` after its first word where ``core`` already ends in that word: "voltage
+    sensitive dyes or calcium dyes" shares "dyes" with "calcium" only."""
+    first = _WORD_TOKEN.search(tail.text)
+    last = list(_WORD_TOKEN.finditer(core.text))
+    if first is None or not last or first.group().lower() != last[-1].group().lower():
+        return tail
+    if tail.text[: first.start()].strip():
+        return tail
+    return tail.cut(first.end(), len(tail.text))
 
 
 _MODIFIER = re.compile(

@@ -239,8 +239,8 @@ def _boundary_after(text: str, start: int, stop: int) -> tuple[int, int]:
         token = m.group(0)
         depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
         counted = m.start()
-        if token == ")" and depth > 0:
-            continue
+        if depth > 0 and (token == ")" or text.find(")", m.end(), stop) >= 0):
+            continue  # "(plants? mycobacteria?)": a bracket opened in the stretch goes on
         if token.startswith(".") and is_abbreviation(text, m.start()):
             continue
         return m.start(), len(token)
