@@ -2602,6 +2602,14 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "glaciers retreating in the alps (no relation to Antarctica)",
             '"glaciers retreating in the alps" AND NOT "Antarctica"',
         ),
+        # what is known already, "so without them"
+        (
+            "which tribes were removed in the indian removal? the Cherokee one i know already so "
+            "without them",
+            '"which tribes were removed in the indian removal" AND NOT "Cherokee"',
+        ),
+        # a question whose verb is a passive leaves nothing out
+        ("which tribes were removed? the Cherokee", '"which tribes were removed? the Cherokee"'),
         # the texts wanted, told by what they keep clear of
         (
             "sports history, I'd prefer passages that stay away from the olympics",

@@ -260,8 +260,9 @@ POSTPOSED = (
     # "heart failure i already know, so leave it"
     # ("Oedipus I have covered already so no need", "shishapangma i already know so not that
     # one")
+    # ("the Cherokee one i know already so without them")
     rf"(?:\s*,?\s*(?:so\s+)?(?:just\s+)?(?:{_LEAVE_IT}|no\s+need"
-    r"|not\s+(?:that|this|those|these|them|it)(?:\s+ones?)?))?"
+    r"|(?:not|without)\s+(?:that|this|those|these|them|it)(?:\s+ones?)?))?"
     r"|(?:i|we)\s+(?:can|could)\s+(?:skip|drop|ignore)"
     # "NASA results keep coming up and i dont want them"
     r"|keeps?\s+(?:coming|showing|popping|turning)\s+up\s*,?\s+(?:and|but)\s+(?:i|we)\s+"
@@ -715,7 +716,10 @@ CUES: tuple[Cue, ...] = (
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
-        r"|^(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
+        # (not a question whose verb is a passive: "which tribes were removed? the Cherokee")
+        r"|^(?!(?:which|what|who|whom|whose|how|when|where|why)\b)"
+        r"(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
+        rf"{_not_after('were was is are be been being get gets got')}"
         rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
         # ("(leave the astronauts out of it)": a bracketed request)
         rf"|(?:,\s*|\(\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*"
