@@ -2608,6 +2608,12 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "without them",
             '"which tribes were removed in the indian removal" AND NOT "Cherokee"',
         ),
+        # a verdict word closes a clause on the item
+        (
+            "acid base theory - strong vs weak. amino acids / fatty acids r bio so nah",
+            '"acid base theory - strong vs weak" AND NOT "amino acids" AND NOT "fatty acids"',
+        ),
+        ("why are vaccines safe so no one worries", '"why are vaccines safe so no one worries"'),
         # a question whose verb is a passive leaves nothing out
         ("which tribes were removed? the Cherokee", '"which tribes were removed? the Cherokee"'),
         # the texts wanted, told by what they keep clear of

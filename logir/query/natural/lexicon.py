@@ -151,6 +151,8 @@ POSTPOSED = (
     rf"|not\s+(?:it|them|those|that)|none\s+of\s+(?:it|them|those|that)"
     # "Dayton has been covered already, so nothing on it"
     rf"|nothing\s+(?:on|about)\s+(?:it|them|those|that)"
+    # "amino acids / fatty acids r bio so nah": a verdict word closes the clause
+    r"|(?<=\bso\s)(?:nah|nope|no|pass)(?![\w'\u2019-]|\s+[\w'\u2019-])"
     rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
     r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
     # "sports coaches getting the boot - not interested"
@@ -755,7 +757,7 @@ CUES: tuple[Cue, ...] = (
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
-        r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope"
+        r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope|nah"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
         r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
