@@ -208,3 +208,20 @@ def test_an_alternative_that_names_the_shared_noun_takes_it_once() -> None:
     assert q("imaging with voltage sensitive dyes or calcium dyes") == Or(
         T("imaging with voltage sensitive dyes"), T("imaging with calcium dyes")
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "women who founded or ran their own business",
+            Or(T("women who founded their own business"), T("women who ran their own business")),
+        ),
+        (
+            "studies that develop or evaluate risk scores",
+            Or(T("studies that develop risk scores"), T("studies that evaluate risk scores")),
+        ),
+    ],
+)
+def test_verbs_after_a_relative_share_their_object(text: str, expected: Query) -> None:
+    assert q(text) == expected

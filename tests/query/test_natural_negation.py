@@ -2614,6 +2614,11 @@ def test_session_35_wordings(text: str, form: str) -> None:
             '"acid base theory - strong vs weak" AND NOT "amino acids" AND NOT "fatty acids"',
         ),
         ("why are vaccines safe so no one worries", '"why are vaccines safe so no one worries"'),
+        # a question led by its auxiliary after the item's comma is cut with it
+        (
+            "chaperones which are not heat shock proteins, do they exist?",
+            '"chaperones" AND NOT "heat shock proteins"',
+        ),
         # a question whose verb is a passive leaves nothing out
         ("which tribes were removed? the Cherokee", '"which tribes were removed? the Cherokee"'),
         # the texts wanted, told by what they keep clear of

@@ -236,6 +236,8 @@ SET_CORPORA = {
     "scifact47": "scifact",
     "scifact48": "scifact",
     "scifact49": "scifact",
+    "scifact50": "scifact",
+    "scifact51": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -69,6 +69,8 @@ def split_coordination(v: View, b: Builder) -> Query | None:
 def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
     op, head, cores, tail = found
     cores = [c.trim() for c in cores]
+    if op == "OR" and not tail.has_content() and _VERB_SLOT.search(head.text):
+        cores = _shared_object(cores)
     if op == "OR" and not tail.has_content():
         cores, tail = _unbalanced(cores, tail)
     if op == "OR":
@@ -90,6 +92,23 @@ def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
         return alternatives if shared is None else all_of([alternatives, shared])
     b.cue(CONJUNCTION_BOTH_AND)
     return all_of(list(kept))
+
+
+_VERB_SLOT = re.compile(r"\b(?:that|which|who|to)\s*$", re.I)
+"""The end of a head after which each alternative is a verb ("studies that develop or evaluate
+risk scores", "how to prevent or treat gout")."""
+
+
+def _shared_object(cores: list[View]) -> list[View]:
+    """``studies that develop or evaluate risk scores``: verbs of one word before the last
+    alternative share what follows its own verb."""
+    if any(len(_WORD_TOKEN.findall(c.text)) != 1 for c in cores[:-1]):
+        return cores
+    words = list(_WORD_TOKEN.finditer(cores[-1].text))
+    if len(words) < 2 or _MODIFIER.fullmatch(words[1].group()):
+        return cores
+    shared = cores[-1].cut(words[1].start(), len(cores[-1].text))
+    return [c.join(shared) for c in cores[:-1]] + [cores[-1]]
 
 
 def _past_repeat(core: View, tail: View) -> View:

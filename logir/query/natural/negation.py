@@ -490,10 +490,17 @@ _PREFERS = re.compile(
 #: what is wanted instead, after an excluded item and a comma ("I've read enough on autophagy,
 #: so something else, e.g. lipid droplets"): it goes on with the request
 _REDIRECT = re.compile(r"\s*(?:(?:so|but|and)\s+)?(?:something|anything|everything)\s+else\b", re.I)
-#: a question after an excluded item and a comma (", how they are organised"): it ends the item
+#: a question after an excluded item and a comma (", how they are organised", ", do they
+#: exist?"): it ends the item
 #: and is left out of the positive part too, whose words say the topic (its words still count
 #: in the query's flat text)
-_ASKS_ON = re.compile(r"\s*(?:how|what|why|when|where|whether)\b", re.I)
+_ASKS_ON = re.compile(
+    r"\s*(?:how|what|why|when|where|whether"
+    # ", do they exist?", ", are there any?": a question led by its auxiliary
+    r"|(?:do|does|did|are|is|was|were|can|could|will|would|has|have)\s+"
+    r"(?:they|it|there|these|those|you|we|i|such)\b(?=[^,;.!?]*\?))",
+    re.I,
+)
 #: a comment on an item without a verb of its own (", so sick of him", ", tired of reading it")
 _FED_UP = re.compile(
     r"\s*(?:(?:so|really|very|totally|kinda|kind\s+of|a\s+bit|just)\s+)?(?:sick|tired|bored|fed\s+up)"
