@@ -2619,6 +2619,13 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "chaperones which are not heat shock proteins, do they exist?",
             '"chaperones" AND NOT "heat shock proteins"',
         ),
+        # a cue inside an item of the request's own list: the next item goes on with it
+        (
+            "get-togethers that grew: samba circles, pickup basketball without referees, "
+            "dance contests at local clubs",
+            '"get-togethers that grew: samba circles, pickup basketball, dance contests at local '
+            'clubs" AND NOT "referees"',
+        ),
         # a question whose verb is a passive leaves nothing out
         ("which tribes were removed? the Cherokee", '"which tribes were removed? the Cherokee"'),
         # the texts wanted, told by what they keep clear of

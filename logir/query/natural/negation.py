@@ -530,10 +530,39 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
         return None
     if _FED_UP.match(text, at):
         return comma.start(), True
+    if (
+        _in_a_list(text, cue_start)
+        and not _JOINED.search(text, start, comma.start())
+        and not _has_clause(text, at, stop)
+    ):
+        # "samba circles, pickup basketball without referees, informal dance contests": the
+        # cue sits in an item of the request's own list, and the next item goes on with it
+        return comma.start(), False
     rest = text[at:stop]
     if _JOINED.search(rest) or not _has_clause(text, at, stop):
         return None
     return comma.start(), True
+
+
+_CLAUSE_START = re.compile(r"[:;.?!(]|\s[-\u2013\u2014]+\s")
+
+
+def _in_a_list(text: str, cue_start: int) -> bool:
+    """Whether a cue that is a word of its own after a word ("pickup basketball without") sits
+    in an item of a list the clause before it holds: a comma outside brackets after the
+    clause's start, and no "and"/"or" ("samba circles, pickup basketball without ...")."""
+    if (
+        not text[cue_start : cue_start + 1].isalpha()
+        or not text[:cue_start].rstrip()[-1:].isalnum()
+    ):
+        return False
+    opened = 0
+    for m in _CLAUSE_START.finditer(text, 0, cue_start):
+        opened = m.end()
+    before = text[opened:cue_start]
+    if "(" in before or ")" in before or _JOINED.search(before):
+        return False
+    return "," in before and has_content(before.rsplit(",", 1)[-1])
 
 
 def _has_clause(text: str, start: int, stop: int) -> bool:
