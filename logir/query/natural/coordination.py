@@ -99,12 +99,17 @@ _VERB_SLOT = re.compile(r"\b(?:that|which|who|to)\s*$", re.I)
 risk scores", "how to prevent or treat gout")."""
 
 
+_PARTICLE = re.compile(r"away|up|out|off|down|back|over|in|on", re.I)
+
+
 def _shared_object(cores: list[View]) -> list[View]:
     """``studies that develop or evaluate risk scores``: verbs of one word before the last
     alternative share what follows its own verb."""
     if any(len(_WORD_TOKEN.findall(c.text)) != 1 for c in cores[:-1]):
         return cores
     words = list(_WORD_TOKEN.finditer(cores[-1].text))
+    if len(words) > 2 and _PARTICLE.fullmatch(words[1].group()):
+        words = words[1:]  # "sell or give away used items": "away" is "give"'s own
     if len(words) < 2 or _MODIFIER.fullmatch(words[1].group()):
         return cores
     shared = cores[-1].cut(words[1].start(), len(cores[-1].text))

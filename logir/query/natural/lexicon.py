@@ -1502,6 +1502,9 @@ FRAME = re.compile(
     r"|i\s+(?:seek|am\s+seeking|['\u2019]m\s+seeking)"
     r"|i\s+(?:would|should)\s+like\s+to\s+(?:learn|know|read)(?:\s+(?:about|of))?"
     r"|(?:please\s+)?(?:show|give|get|find)\s+me"
+    # "Please find nonprofit organisations", "I search studies on X", "I'm searching for X"
+    r"|please\s+(?:find|locate|look\s+up|search\s+for)"
+    r"|i\s*(?:['\u2019]m|\s+am)?\s+search(?:ing)?(?:\s+(?:for|about|on))?"
     r"|i\s*(?:(?:['\u2019]d|\s+would)\s+like|\s+want|\s+need)"
     r"(?:\s+to\s+(?:find|see|read|know\s+about|learn\s+about))?"
     # a request passed on: "A patron wants material on", "my boss is looking for", "Patron
@@ -1512,7 +1515,7 @@ FRAME = re.compile(
     r"(?:\s+to\s+(?:find|see|read|know|learn)(?:\s+about)?)?"
     r"(?:\s+(?:some\s+|any\s+)?(?:reviews?|overviews?|accounts?)\s+of\s+the\s+evidence"
     r"\s+(?:on|about|for))?)"
-    r"(?:\s+(?:some\s+|any\s+)?(?:information|info|papers|articles|passages|documents|texts"
+    r"(?:\s+(?:some\s+|any\s+)?(?:information|informations|info|infos|papers|articles|passages|documents|texts"
     r"|abstracts|material|studies|research|literature|sources|accounts|reports)"
     r"\s+(?:on|about|regarding|concerning|of)|\s+a\s+list\s+of)?)\s+",
     re.I,

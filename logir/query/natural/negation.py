@@ -532,7 +532,7 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
         return comma.start(), True
     if (
         _in_a_list(text, cue_start)
-        and not _JOINED.search(text, start, comma.start())
+        and not _JOINED.search(text, start, stop)
         and not _has_clause(text, at, stop)
     ):
         # "samba circles, pickup basketball without referees, informal dance contests": the
@@ -547,6 +547,9 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
 _CLAUSE_START = re.compile(r"[:;.?!(]|\s[-\u2013\u2014]+\s")
 
 
+_LINK_BEFORE = re.compile(r"\b(?:while|whilst|but|and|or|though|although|yet|so)\s+$", re.I)
+
+
 def _in_a_list(text: str, cue_start: int) -> bool:
     """Whether a cue that is a word of its own after a word ("pickup basketball without") sits
     in an item of a list the clause before it holds: a comma outside brackets after the
@@ -556,6 +559,8 @@ def _in_a_list(text: str, cue_start: int) -> bool:
         or not text[:cue_start].rstrip()[-1:].isalnum()
     ):
         return False
+    if _LINK_BEFORE.search(text, 0, cue_start):
+        return False  # "..., while excluding X": the cue opens a clause of its own
     opened = 0
     for m in _CLAUSE_START.finditer(text, 0, cue_start):
         opened = m.end()
@@ -1075,6 +1080,10 @@ def _borrow_head(positive: View, concept: View) -> View:
     """
     if not _PREP_START.match(concept.text) or len(concept.text.split()) > 6:
         return concept
+    if _ABOUT_LEAD.match(concept.text):
+        # "peripheral artery disease ... but not the ones about exercise therapy": what "about"
+        # names is the topic, not a kind of the head
+        return _lead_cut(concept, _ABOUT_LEAD)
     p = positive
     m = LEAD_QUESTION.match(p.text)
     if m:
