@@ -238,6 +238,7 @@ SET_CORPORA = {
     "scifact49": "scifact",
     "scifact50": "scifact",
     "scifact51": "scifact",
+    "scifact52": "scifact",
     "scifact53": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
