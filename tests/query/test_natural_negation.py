@@ -2636,6 +2636,17 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "i search informations about elections in other countries, not the US ones",
             '"elections in other countries" AND NOT "US"',
         ),
+        # an item goes on after its bracket when one or two words of it follow
+        (
+            "how JNK gets activated, but without fly (Drosophila) studies",
+            '"how JNK gets activated" AND NOT "fly (Drosophila) studies"',
+        ),
+        ("films, not Nolan (Interstellar, Inception)", '"films" AND NOT "Nolan"'),
+        # "the ones where it is about X" names X
+        (
+            "DUSP phosphatases in tumours, but i dont want the ones where it is about KRAS",
+            '"DUSP phosphatases in tumours" AND NOT "KRAS"',
+        ),
         # a question whose verb is a passive leaves nothing out
         ("which tribes were removed? the Cherokee", '"which tribes were removed? the Cherokee"'),
         # the texts wanted, told by what they keep clear of

@@ -240,6 +240,7 @@ SET_CORPORA = {
     "scifact51": "scifact",
     "scifact52": "scifact",
     "scifact53": "scifact",
+    "scifact55": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

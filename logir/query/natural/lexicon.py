@@ -1325,6 +1325,9 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         r"|concerning|to\s+do\s+with|involving|on|that\s+(?:mentions?|involves?|discusses?"
         r"|relates?\s+to|concerns?))\s+",
         r"(?:the\s+)?(?:topics?|subjects?)\s+of\s+",
+        # "the ones where it is about KRAS mutation"
+        r"(?:the\s+)?(?:ones|those|papers|studies|articles)\s+(?:where|in\s+which|that|which)\s+"
+        r"(?:it|they)\s*(?:is|are|['\u2019]s|['\u2019]re)\s+(?:about|on|regarding)\s+",
         # "skip anything that's a movie": what it is, named
         r"(?:anything|everything|anyone|anybody|any(?:\s+of\s+them)?)\s+(?:that|which|who)\s*"
         r"(?:['\u2019]s|\s+is|\s+are|\s+was|\s+were)\s+(?:a|an)\s+",

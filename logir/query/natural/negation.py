@@ -41,7 +41,14 @@ from logir.query.natural.lexicon import (
     verbal_kind,
 )
 from logir.query.natural.nlp import parse_whole
-from logir.query.natural.view import View, content_words, first_stop, has_content, is_abbreviation
+from logir.query.natural.view import (
+    STOP,
+    View,
+    content_words,
+    first_stop,
+    has_content,
+    is_abbreviation,
+)
 
 _CUE_WORK = 40_000
 """Characters the negation pass may re-read per clause: every cue it keeps costs a pass over the
@@ -91,6 +98,20 @@ _NEGATING_BRACKET = re.compile(
 )
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
 _FIRST_COMMA = re.compile(r",")
+_WORD_AFTER = re.compile(r"[^\W\d_][\w'\u2019-]*")
+
+
+#: words after an item's bracket that start something else than the item's head
+_NOT_HEAD = STOP | frozenset(("please", "pls", "plz", "thanks", "though", "everyone", "obviously"))
+
+
+def _head_after(rest: str) -> bool:
+    """Whether ``rest`` (after an item's bracket) is one or two words of the item itself
+    ("studies", "drug literature"), not a clause or a polite word."""
+    found = _WORD_AFTER.findall(rest)
+    return 0 < len(found) <= 2 and not any(w.lower() in _NOT_HEAD for w in found)
+
+
 #: a capitalised name of one to four words between commas (or before the clause's end)
 _APPOSITIVE = re.compile(r",\s*[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*){0,3}\s*(?=[,.;]|$)")
 #: a request that goes on after an excluded item (", I want to know about everything else"): no
@@ -410,6 +431,10 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         h.neg_end = comma
         h.cut_end = stop if comment else comma
     rel = _RELATIVE_TAIL.search(text, h.cue_end, h.neg_end)
+    if rel and rel.group().endswith("("):
+        close = (closing or _closing_parens(text)).get(rel.end() - 1, -1)
+        if h.cue_end < close < h.neg_end and _head_after(text[close + 1 : h.neg_end]):
+            rel = None  # "without fly (Drosophila) studies": the item goes on after its bracket
     if rel and rel.start() > h.cue_end:
         # A non-restrictive clause after the negated concept describes it; drop it with it.
         h.neg_end = rel.start()
