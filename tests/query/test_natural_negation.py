@@ -2647,6 +2647,39 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "DUSP phosphatases in tumours, but i dont want the ones where it is about KRAS",
             '"DUSP phosphatases in tumours" AND NOT "KRAS"',
         ),
+        # wordings of the fifth and sixth blind phrasing sets
+        (
+            "Anything but Grisham, please. Good legal thrillers for a long flight?",
+            '"Good legal thrillers for a long flight" AND NOT "Grisham"',
+        ),
+        (
+            "besides baby shark PLEASE what other kids songs are there",
+            '"what other kids songs are there" AND NOT "baby shark"',
+        ),
+        (
+            "the most famous football players of argentina apart of messi",
+            '"the most famous football players of argentina" AND NOT "messi"',
+        ),
+        ("which countries are apart of the EU", '"which countries are apart of the EU"'),
+        (
+            "sad songs for after a breakup no taylor swift pls my sister plays her 24/7",
+            '"sad songs for after a breakup" AND NOT "taylor swift"',
+        ),
+        (
+            "toddler breakfast ideas?? he won't touch eggs",
+            '"toddler breakfast ideas" AND NOT "eggs"',
+        ),
+        (
+            "The calotype I know well. What other early photographic processes were there?",
+            '"What other early photographic processes were there" AND NOT "The calotype"',
+        ),
+        ("flights lisbon - TAP is out of the question", '"flights lisbon" AND NOT "TAP"'),
+        # a comment after a dash: no claim, and cut with the item
+        (
+            "Organic ways to get rid of aphids without using neem oil — it scorched my roses "
+            "last summer.",
+            '"Organic ways to get rid of aphids" AND NOT "using neem oil"',
+        ),
         # a question whose verb is a passive leaves nothing out
         ("which tribes were removed? the Cherokee", '"which tribes were removed? the Cherokee"'),
         # the texts wanted, told by what they keep clear of

@@ -14,6 +14,10 @@ Sets of JSON Lines ``{"id", "text", "forms", "negation"}`` (see ``../shared/phra
 - ``phrasings_blind4.jsonl``: 50 more, written at the end of that session (as ten students would
   write them); 31 of 50 forms and 25 of 28 exclusions at its start, 34 and 26 when first read
   (held out), 38 and 28 after.
+- ``phrasings_blind5.jsonl`` and ``phrasings_blind6.jsonl``: 50 each, written blind in session
+  36 (ten people typing to a chat assistant; ten dictating or writing to a librarian), with forms
+  in the writers' own words. When first read: 21 and 24 of 28 exclusions planned as such (spaCy),
+  every predicate and none query right; 26 and 26 after that session's changes.
 
 A reading matches when :func:`logir.query.compare.same_form` holds for one of the forms; ``auto``
 must penalise mentions exactly where the negation excludes a topic. All run with and without
@@ -137,6 +141,13 @@ BLIND_SETS = [
     # misses left: "visible from the southern hemisphere but not the northern" (m35, a predicate)
     # is planned as an exclusion; lower-case ORs with a shared part, "+" as AND, "X as well as Y"
     ("phrasings_blind4.jsonl", (28, 7, 15), (38, 28, 6, 15)),
+    # sessions 36's two sets write their forms in their own words ("IV fluids for dehydration"
+    # for "iv fluid options for a dehydrated pt"), so few forms match word for word; the plans
+    # are the measure. Misses left: an entity question with "except" (q21) ranks flat; "X and
+    # Y I know well" (q35), "is out of the question for this client" (r44) and "I should prefer
+    # ones that don't require X" (r48, read as a predicate)
+    ("phrasings_blind5.jsonl", (28, 7, 15), (11, 26, 7, 15)),
+    ("phrasings_blind6.jsonl", (28, 7, 15), (8, 26, 7, 15)),
 ]
 
 

@@ -74,6 +74,8 @@ def is_claim(text: str) -> bool:
     doc = nlp.parse_whole(stripped)
     if doc is None:
         return False
+    if _comment_after_request(stripped):
+        return False  # "Organic ways to get rid of aphids without neem oil — it scorched my roses."
     if doc[0].tag_.startswith("W"):
         return False  # a topic: "What the sons of famous people said about them."
     if any(sent[0].tag_ == "VB" for sent in doc.sents):
@@ -97,6 +99,20 @@ def is_claim(text: str) -> bool:
         and subject.pos_ in ("NOUN", "PROPN", "PRON")
         and not subject.tag_.startswith("W")
     )
+
+
+_SPACED_DASH = re.compile(rf"{DASH}\s")
+
+
+def _comment_after_request(text: str) -> bool:
+    """Whether the text before its first spaced dash has no subject: a request with a comment
+    after the dash ("All-inclusive resorts in the Maldives, avoiding X — the clients had a bad
+    experience there.")."""
+    dash = _SPACED_DASH.search(text)
+    if dash is None or dash.start() == 0:
+        return False
+    head = nlp.parse_whole(text[: dash.start()])
+    return head is not None and not any(t.dep_ in SUBJECTS for t in head)
 
 
 def _headed(doc: object) -> bool:

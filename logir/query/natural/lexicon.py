@@ -154,7 +154,8 @@ POSTPOSED = (
     # "amino acids / fatty acids r bio so nah": a verdict word closes the clause
     r"|(?<=\bso\s)(?:nah|nope|no|pass)(?![\w'\u2019-]|\s+[\w'\u2019-])"
     rf"|(?:(?:i|we)\s+)?{_DOES_NOT}\s+want\s+(?:it|them|those|that))"
-    r"|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
+    # "TAP is out of the question for this client"
+    r"|(?:is|are)\s+out\s+of\s+the\s+question|(?:(?:is|are)\s+)?off\s+the\s+table|(?:is|are)\s+not\s+wanted|not\s+wanted"
     # "sports coaches getting the boot - not interested"
     r"|not\s+interested"
     # ("..., please leave it": only after the comma VERDICT_COMMA allows)
@@ -252,8 +253,8 @@ POSTPOSED = (
     # we already covered", "the doping stuff we can skip"
     # ("the mallow family I already have, so leave it out")
     r"|(?:i|we)(?:\s+already\s+(?:know|covered|did|read|saw|have|own|grow|got)"
-    r"|\s+know\s+(?:well\s+enough\s+|enough\s+|all\s+about\s+)?"
-    r"already|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done)"
+    # ("The daguerreotype and the calotype I know well. What other ...")
+    r"|\s+know\s+(?:(?:well\s+enough\s+|enough\s+|all\s+about\s+)?already|(?:very\s+)?well)|(?:\s*['\u2019]ve|\s+have)\s+already\s+(?:read|seen|covered|done)"
     # "Rhode Island / Roger Williams I have covered already"
     r"|(?:\s*['\u2019]ve|\s+have)\s+(?:read|seen|covered|done)\s+already"
     # "alaric and his goths ive read plenty about already"
@@ -527,6 +528,10 @@ _EXCEPTION_WORDS = (
     # ("megakaryocytes - everything other stuff than the endomitosis")
     r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+(?:(?:stuff|things?)\s+)?than"
     r"|apart\s+from|aside\s+from|besides"
+    # "football players of argentina apart of messi", as a learner writes it (not "is apart of
+    # the EU", "a part of" misspelt)
+    r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bbeing\s)"
+    r"(?<!\bbecome\s)(?<!\bbecame\s)apart\s+of"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     # "I'd like to look beyond melanoma"
     r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
@@ -598,7 +603,9 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_FRONTED_EXCEPTION,
+        # ("Anything but Grisham, please; ...")
         r"^\s*(?:and\s+)?(?:apart\s+from|aside\s+from|besides|except\s+for|other\s+than|excluding"
+        r"|(?:anything|everything)\s+(?:but|except)"
         r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than|except|minus"
         r"|with\s+the\s+exception\s+of"
         r"|never\s+mind|skip(?:ping)?|ignor(?:e|ing)|leav(?:e|ing)\s+out)\b",
@@ -752,7 +759,7 @@ CUES: tuple[Cue, ...] = (
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted|interested"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
-        r"|this|that|needing|already|know|read|seen|covered|needed|least|all|count|scope"
+        r"|this|that|needing|already|know|well|question|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"
@@ -884,7 +891,10 @@ CUES: tuple[Cue, ...] = (
         r"(?=nothin(?:g|['\u2019])?\s)"
         # typed with no comma after a plural: "tennis players no americans" (not "there is no",
         # "this has no", "yes no")
-        rf"|{_AFTER_PLURAL}\s+)"
+        rf"|{_AFTER_PLURAL}\s+"
+        # ... or after any word where "please" follows the item: "sad songs for after a breakup
+        # no taylor swift pls"
+        r"|(?<=[^\W\d_])\s+(?=no\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}(?:pls|plz|please)\b))"
         rf"(?:no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)"
         # "decisions nobody explained - no reason given": a state of the answer, not a topic
         r"(?![a-z]+\s+(?:given|known|found|recorded|reported|stated|provided|specified|available)\b)"
@@ -924,8 +934,9 @@ CUES: tuple[Cue, ...] = (
         # "birds!!! real ones, i dont mean the star constellation", "I do not require material on X"
         # ("i am not needing the vaccine part")
         r"(?:like|love|enjoy|want|need|needing|wanting|require|care\s+(?:for|about|bout|abt)|fancy"
-        r"|eat|drink|mean)\b",
-        key=r"like|love|enjoy|want|need|require|care|fancy|eat|drink|mean",
+        # ("toddler breakfast ideas?? he won't touch eggs")
+        r"|eat|drink|mean|touch|stand|tolerate)\b",
+        key=r"like|love|enjoy|want|need|require|care|fancy|eat|drink|mean|touch|stand|tolerate",
     ),
     _cue(
         NEGATION_DISLIKE,

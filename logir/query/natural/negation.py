@@ -152,6 +152,13 @@ _NEITHER_VERB = re.compile(
 )
 #: where a fronted exception ends: "excluding X, ...", "skip X - ...", "never mind X: ..."
 _FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
+#: where a fronted item ends without a comma: "besides baby shark PLEASE what other kids songs",
+#: "apart from X what else ..."
+_FRONTED_STOP = re.compile(
+    rf",\s*(?:please|pls|plz)\b[\s.;,!]*|{_FRONTED_END.pattern}|\s+(?:please|pls|plz)\b\s*"
+    r"|\s+(?=(?:what|which|who|where|how|any)\s+(?:other|else|more)\b)",
+    re.I,
+)
 #: what sets a stretch of the clause off from the one before it
 _STRETCH_START = re.compile(rf"{_FRONTED_END.pattern}|[.?!](?=\s)")
 
@@ -340,7 +347,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         return
     if h.kind in ("aside", "fronted"):
         # "opioids aside": the item runs to its cue word; "excluding X, ...": to the comma
-        m = (_ASIDE if h.kind == "aside" else _FRONTED_END).search(text, h.cue_end)
+        m = (_ASIDE if h.kind == "aside" else _FRONTED_STOP).search(text, h.cue_end)
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
@@ -414,6 +421,10 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         # end of its clause
         h.cut_end = _boundary_after(text, stop + 1, nxt)[0]
     boundary = text[stop : stop + blen]
+    if _DASH_ONLY.fullmatch(boundary) and _comment_clause(text, stop + blen):
+        # "without using neem oil — it scorched my roses last summer.": a comment on the item
+        # after a dash goes with it, to the end of its sentence
+        h.cut_end = _sentence_end(text, stop + blen)
     cue_has_but = _CUE_BUT.match(text, h.cue_start)
     if (_BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but) or _CHAT_BOUNDARY.fullmatch(
         boundary
@@ -570,6 +581,49 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
 
 
 _CLAUSE_START = re.compile(r"[:;.?!(]|\s[-\u2013\u2014]+\s")
+
+
+_DASH_ONLY = re.compile(rf"{DASH}\s")
+#: what opens a request or a question after a dash, not a comment ("— I want cheap ones",
+#: "— what are the best?")
+_ASKS_OPEN = re.compile(
+    r"\s*(?:(?:i|we|you|please|pls|what|which|who|whom|whose|how|why|when|where|whether|any|only"
+    r"|just|but|and|or|so|also|preferably|ideally|especially)\b|[^\w\s])",
+    re.I,
+)
+_SENTENCE_OVER = re.compile(r"[.?!;]+(?:\s|$)")
+
+
+def _sentence_end(text: str, start: int) -> int:
+    """Where the sentence that goes on at ``start`` ends (before its stop)."""
+    m = _SENTENCE_OVER.search(text, start)
+    return m.start() if m else len(text)
+
+
+def _comment_clause(text: str, start: int) -> bool:
+    """Whether the sentence from ``start`` on is a clause of its own that comments, not a
+    request: a finite verb after a word of its own, not opened by "I", a question word or a
+    connective ("it scorched my roses last summer", "the clients had a bad experience there")."""
+    if _ASKS_OPEN.match(text, start):
+        return False
+    doc = parse_whole(text)
+    if doc is None:
+        return False
+    stop = _sentence_end(text, start)
+    first = None
+    for tok in doc:
+        if tok.idx < start or tok.is_space:
+            continue
+        first = tok.idx if first is None else first
+        if tok.idx >= stop or tok.lower_ in _RELATIVE or tok.text == ",":
+            return False
+        if tok.pos_ in ("VERB", "AUX") and tok.tag_ in _CLAUSE_VERB:
+            # its subject opens the clause ("it scorched", "the clients had")
+            return any(
+                c.dep_ in ("nsubj", "nsubjpass") and c.left_edge.idx == first and c.i < tok.i
+                for c in (*tok.children, *tok.head.children)
+            )
+    return False
 
 
 _LINK_BEFORE = re.compile(r"\b(?:while|whilst|but|and|or|though|although|yet|so)\s+$", re.I)
