@@ -2674,6 +2674,41 @@ def test_session_35_wordings(text: str, form: str) -> None:
             '"What other early photographic processes were there" AND NOT "The calotype"',
         ),
         ("flights lisbon - TAP is out of the question", '"flights lisbon" AND NOT "TAP"'),
+        # wordings of the seventh and eighth blind phrasing sets
+        (
+            "sightseeing spots in London. I want to avoid the paid ones, I have small budget.",
+            '"sightseeing spots in London" AND NOT "paid"',
+        ),
+        (
+            "Manners for tipping at restaurant in Britain? Pubs are different, so please exclude "
+            "them.",
+            '"Manners for tipping at restaurant in Britain" AND NOT "Pubs"',
+        ),
+        (
+            "Not Christmas — winter festivals of light around the world",
+            '"winter festivals of light around the world" AND NOT "Christmas"',
+        ),
+        ("Not only apples - also pears", '"Not only apples - also pears"'),
+        (
+            "Is there a puppy food that isn't chicken-based? Mine is allergic.",
+            '"Is there a puppy food? Mine is allergic" AND NOT "chicken-based"',
+        ),
+        (
+            "what animals live in the ocean that arnt sharks becuase sharks are scary",
+            '"what animals live in the ocean" AND NOT "sharks"',
+        ),
+        (
+            "tenant rights in scotland when the landlord sells up nothing about england please",
+            '"tenant rights in scotland when the landlord sells up" AND NOT "england"',
+        ),
+        (
+            "TAP is out of the question for this client - who else flies Lisbon to Porto nonstop?",
+            '"who else flies Lisbon to Porto nonstop" AND NOT "TAP"',
+        ),
+        (
+            "people who resigned but not because of ill health",
+            '"people who resigned" AND NOT "because of ill health"',
+        ),
         # a comment after a dash: no claim, and cut with the item
         (
             "Organic ways to get rid of aphids without using neem oil — it scorched my roses "

@@ -18,6 +18,10 @@ Sets of JSON Lines ``{"id", "text", "forms", "negation"}`` (see ``../shared/phra
   36 (ten people typing to a chat assistant; ten dictating or writing to a librarian), with forms
   in the writers' own words. When first read: 21 and 24 of 28 exclusions planned as such (spaCy),
   every predicate and none query right; 26 and 26 after that session's changes.
+- ``phrasings_blind7.jsonl`` and ``phrasings_blind8.jsonl``: 50 each, written blind later in
+  session 36 (ten people from ten countries and trades; ten people with strong habits: symbols,
+  run-on sentences, dictated punctuation), with forms in the query's own words. When first read:
+  24 and 23 of 28 exclusions (spaCy); 26 and 27 after that session's changes.
 
 A reading matches when :func:`logir.query.compare.same_form` holds for one of the forms; ``auto``
 must penalise mentions exactly where the negation excludes a topic. All run with and without
@@ -147,7 +151,12 @@ BLIND_SETS = [
     # Y I know well" (q35), "is out of the question for this client" (r44) and "I should prefer
     # ones that don't require X" (r48, read as a predicate)
     ("phrasings_blind5.jsonl", (28, 7, 15), (11, 26, 7, 15)),
-    ("phrasings_blind6.jsonl", (28, 7, 15), (8, 26, 7, 15)),
+    ("phrasings_blind6.jsonl", (28, 7, 15), (8, 27, 7, 15)),
+    # misses left: Scots ("isnae made wi margarine", s23), "under 450k no HOA" (s26), a
+    # dictated "open bracket no bleach close bracket" (t45); "nba mvp winners w/o a ring" (t04,
+    # a predicate) is planned as an exclusion; t35 reads "never dealt with either" as a negation
+    ("phrasings_blind7.jsonl", (28, 7, 15), (12, 26, 7, 15)),
+    ("phrasings_blind8.jsonl", (28, 7, 15), (17, 27, 6, 14)),
 ]
 
 

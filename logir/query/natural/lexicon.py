@@ -101,6 +101,7 @@ AUX = r"is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|sha
 NT = (
     r"(?:isn|aren|wasn|weren|don|doesn|didn|hasn|haven|hadn|couldn|wouldn|shouldn|mustn)"
     r"['\u2019]?t|won['\u2019]t|can['\u2019]t|cannot"  # "didnt", as typed
+    r"|\barn['\u2019]?t\b"  # "arnt", as typed (not "Arntzen")
 )
 #: "I already know (all) about", "we've already read": what follows is known, so left out
 _ALREADY = (
@@ -143,7 +144,8 @@ POSTPOSED = (
     # between; each word ends at a space, so nothing backtracks)
     r"(?:is|are|r|was|were|has\s+been|have\s+been)\s+(?:[\w'\u2019-]+\s+){0,4}[\w'\u2019-]+\s*"
     r"(?:,\s*|\s+)(?:so\s+|and\s+)?"
-    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop)\s+(?:it|them|['\u2019]?em|that|those|him|her)"
+    # ("Pubs are different, so please exclude them.")
+    r"(?:please\s+|just\s+)?(?:(?:leave|skip|drop|exclude|omit|ignore)\s+(?:it|them|['\u2019]?em|that|those|him|her)"
     # ("drag queens are a different thing so leave them aside")
     r"(?:\s+(?:out|off|aside)(?:\s+of\s+it)?)?"
     # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
@@ -308,7 +310,12 @@ POSTPOSED = (
 
 #: when a verdict on an item holds, said after it: "true crime is off the table after last time",
 #: "horror is out for now" (part of the verdict, not of the query)
-FOR_NOW = r"after\s+last\s+time|this\s+time(?:\s+round)?|for\s+now|for\s+this\s+one"
+FOR_NOW = (
+    r"after\s+last\s+time|this\s+time(?:\s+round)?|for\s+now|for\s+this\s+one"
+    # "TAP is out of the question for this client"
+    r"|for\s+(?:this|that|my|our)\s+(?:client|clients|customer|patron|project|trip|essay|class"
+    r"|report|piece|talk|episode|assignment)"
+)
 
 #: a dash that sets a cue off: " - ", " -- ", an en or em dash
 DASH = r"\s(?:--?|[\u2013\u2014])"
@@ -558,6 +565,12 @@ Rhine?"): it leaves items out of the answer, unlike one inside a clause ("regist
 organization other than ...") or a contrast ("moved to Saturday, instead of Sunday")."""
 
 #: what "outside" follows where it leaves a place, a field or a role out: a comma, a plural or a
+#: verbs whose object "nothing about X" is ("i know nothing about cars")
+_OBJECT_OF = _not_after(
+    "know knew knows say says said do does did find found hear heard is was are were mean means"
+    " meant care cares learn learned learnt"
+)
+
 #: what "bar" is followed by where it is a noun ("bar charts", "bar staff") or a verb ("bar them
 #: from"), not "except"
 #: the first words of nouns in "bar" ("any sports bar", "any snack bar"): no exception there
@@ -608,7 +621,11 @@ CUES: tuple[Cue, ...] = (
         r"|(?:anything|everything)\s+(?:but|except)"
         r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than|except|minus"
         r"|with\s+the\s+exception\s+of"
-        r"|never\s+mind|skip(?:ping)?|ignor(?:e|ing)|leav(?:e|ing)\s+out)\b",
+        r"|never\s+mind|skip(?:ping)?|ignor(?:e|ing)|leav(?:e|ing)\s+out"
+        # "Not Christmas — winter festivals of light": a dash ends the item
+        r"|not(?!\s+(?:only|just|sure|really|that|so|too|even|quite|exactly|necessarily|always"
+        r"|much|many|yet|now|bad|all|everyone|everything|every)\b)"
+        rf"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{{0,40}}?{DASH}\s))\b",
         "fronted",
     ),
     _cue(
@@ -729,7 +746,7 @@ CUES: tuple[Cue, ...] = (
         r"|^(?!(?:which|what|who|whom|whose|how|when|where|why)\b)"
         r"(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
         rf"{_not_after('were was is are be been being get gets got')}"
-        rf"(?:{AFTER_ITEM}|{POSTPOSED})\s*(?:[.;?!)]|$|,))"
+        rf"(?:{AFTER_ITEM}|{POSTPOSED})(?:\s+(?:{FOR_NOW}))?(?:\s*(?:[.;?!)]|$|,)|{DASH}\s))"
         # ("(leave the astronauts out of it)": a bracketed request)
         rf"|(?:,\s*|\(\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|just|so)\s+"
@@ -799,6 +816,9 @@ CUES: tuple[Cue, ...] = (
         r"if\s+you\s+(?:could|would|can)\s+(?:please\s+)?)?"
         # "I'd leave out fish oil", "we would skip the sequels"
         r"(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?=(?:exclude|omit|leave\s+out|skip|ignore|drop)\b))?"
+        # "I want to avoid the paid ones", "we'd like to avoid X"
+        r"(?:(?:i|we)\s*(?:want|wanna|need|would\s+like|['\u2019]d\s+like|would\s+prefer"
+        r"|['\u2019]d\s+prefer)\s+(?:to\s+)?(?=(?:avoid|exclude|omit|skip|ignore)\b))?"
         # "I'd prefer passages that stay away from the olympics": the texts wanted, told by what
         # they keep clear of
         r"(?:(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:prefer|like|want)|give\s+(?:me|us)|show\s+(?:me|us))"
@@ -894,7 +914,13 @@ CUES: tuple[Cue, ...] = (
         rf"|{_AFTER_PLURAL}\s+"
         # ... or after any word where "please" follows the item: "sad songs for after a breakup
         # no taylor swift pls"
-        r"|(?<=[^\W\d_])\s+(?=no\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}(?:pls|plz|please)\b))"
+        # ("landlord wants to sell up nothing about england please the rules are different")
+        # (not "i know nothing about cars": after a verb it is its object)
+        r"|(?<=[^\W\d_])"
+        rf"{_OBJECT_OF}"
+        r"\s+(?=(?:no|nothing\s+(?:about|on))\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}"
+        r"(?:pls|plz|please)\b"
+        r"|nothing\s+(?:about|on)\s+[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2}\s*$))"
         rf"(?:no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)"
         # "decisions nobody explained - no reason given": a state of the answer, not a topic
         r"(?![a-z]+\s+(?:given|known|found|recorded|reported|stated|provided|specified|available)\b)"
@@ -1101,8 +1127,8 @@ CUES: tuple[Cue, ...] = (
 
 
 _COPULA = re.compile(
-    r"\b(?:is|are|was|were|am|be|been|being|isn['\u2019]?t|aren['\u2019]?t|wasn['\u2019]?t"
-    r"|weren['\u2019]?t)\b",
+    r"\b(?:is|are|was|were|am|be|been|being|isn['\u2019]?t|aren['\u2019]?t|arn['\u2019]?t\b"
+    r"|wasn['\u2019]?t|weren['\u2019]?t)\b",
     re.I,
 )
 

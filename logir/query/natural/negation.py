@@ -70,6 +70,8 @@ _BOUNDARY = re.compile(
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
     r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)"
+    # a reason after the item: "that arnt sharks becuase sharks are scary"
+    r"|(?<!\s)\s+(?=(?:because|becuase|becasue|bcuz|cuz|coz)\s+(?!of\b)[^\W\d_])"
     # a new clause with a pronoun subject: "not the Adonis one, it always makes me sad"
     # (in lower case: "The Heart, She Holler" is a title)
     r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))"
@@ -421,6 +423,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         # end of its clause
         h.cut_end = _boundary_after(text, stop + 1, nxt)[0]
     boundary = text[stop : stop + blen]
+    if _REASON_WORD.match(text, stop):
+        # "... that arnt sharks becuase sharks are scary": the reason goes with the item
+        h.cut_end = _sentence_end(text, stop)
     if _DASH_ONLY.fullmatch(boundary) and _comment_clause(text, stop + blen):
         # "without using neem oil — it scorched my roses last summer.": a comment on the item
         # after a dash goes with it, to the end of its sentence
@@ -584,6 +589,7 @@ _CLAUSE_START = re.compile(r"[:;.?!(]|\s[-\u2013\u2014]+\s")
 
 
 _DASH_ONLY = re.compile(rf"{DASH}\s")
+_REASON_WORD = re.compile(r"\s+(?:because|becuase|becasue|bcuz|cuz|coz)\s+(?!of\b)", re.I)
 #: what opens a request or a question after a dash, not a comment ("— I want cheap ones",
 #: "— what are the best?")
 _ASKS_OPEN = re.compile(
@@ -886,7 +892,11 @@ _BACK_REFERENCE = re.compile(
     r"|(?:those|these)\s+ones)?",
     re.I,
 )
-_WHY_OR_YESNO = re.compile(rf"^\s*(?:why|how\s+come|(?:{AUX})\b|{NT})", re.I)
+_WHY_OR_YESNO = re.compile(
+    # (not "is there a puppy food that isn't chicken-based?": a search for one that exists)
+    rf"^\s*(?:why|how\s+come|(?!(?:is|are)\s+there\s+(?:a|an|any|some)\b)(?:{AUX})\b|{NT})",
+    re.I,
+)
 
 #: the end of a text's first sentence, with more text after it
 _FIRST_STOP = re.compile(r"[?!.]+\s+(?=\S)")
