@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from logir.query.natural import nlp
-from logir.query.natural.lexicon import AFTER_ITEM, DASH, POSTPOSED
+from logir.query.natural.lexicon import AFTER_ITEM, DASH, POSTPOSED, SPACED_DASH
 
 _ITEM_LEFT_OUT = re.compile(
     rf"(?:[,;]|{DASH})[^,;]{{1,60}}?\s+(?:{AFTER_ITEM}|{POSTPOSED})\s*\.\s*$",
@@ -101,14 +101,11 @@ def is_claim(text: str) -> bool:
     )
 
 
-_SPACED_DASH = re.compile(rf"{DASH}\s")
-
-
 def _comment_after_request(text: str) -> bool:
     """Whether the text before its first spaced dash has no subject: a request with a comment
     after the dash ("All-inclusive resorts in the Maldives, avoiding X — the clients had a bad
     experience there.")."""
-    dash = _SPACED_DASH.search(text)
+    dash = SPACED_DASH.search(text)
     if dash is None or dash.start() == 0:
         return False
     head = nlp.parse_whole(text[: dash.start()])

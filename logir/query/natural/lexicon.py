@@ -319,6 +319,8 @@ FOR_NOW = (
 
 #: a dash that sets a cue off: " - ", " -- ", an en or em dash
 DASH = r"\s(?:--?|[\u2013\u2014])"
+#: a dash set off by spaces on both sides, compiled ("... oil — it scorched my roses")
+SPACED_DASH = re.compile(rf"{DASH}\s")
 
 #: where a verdict after its item ends: the clause's end, a chat word, a reason, or when it holds
 _VERDICT_END = (

@@ -36,6 +36,7 @@ from logir.query.natural.lexicon import (
     NO_FOLLOW_EXCEPT,
     NT,
     POSTPOSED,
+    SPACED_DASH,
     VERDICT_COMMA,
     negated_kind,
     verbal_kind,
@@ -59,6 +60,8 @@ plain text). Real queries, a few hundred characters with a handful of cues, neve
 _CHAT_COMMA = rf"\s+(?:{LAUGH})\s*,"
 
 # Clause boundaries that end a negated stretch of text.
+#: "because" as typed: a reason after an excluded item starts with it
+_BECAUSE = r"because|becuase|becasue|bcuz|cuz|coz"
 _BOUNDARY = re.compile(
     # a spaced dash, unless a name goes on after it ("Philip Pearson - Gregory")
     rf"[;?!]|\.(?=\s|$)|\)|{DASH}\s(?-i:(?![A-Z]))"
@@ -71,7 +74,7 @@ _BOUNDARY = re.compile(
     r"|,\s*(?:but|however|and\s+also)\b"
     r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)"
     # a reason after the item: "that arnt sharks becuase sharks are scary"
-    r"|(?<!\s)\s+(?=(?:because|becuase|becasue|bcuz|cuz|coz)\s+(?!of\b)[^\W\d_])"
+    rf"|(?<!\s)\s+(?=(?:{_BECAUSE})\s+(?!of\b)[^\W\d_])"
     # a new clause with a pronoun subject: "not the Adonis one, it always makes me sad"
     # (in lower case: "The Heart, She Holler" is a title)
     r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))"
@@ -426,7 +429,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     if _REASON_WORD.match(text, stop):
         # "... that arnt sharks becuase sharks are scary": the reason goes with the item
         h.cut_end = _sentence_end(text, stop)
-    if _DASH_ONLY.fullmatch(boundary) and _comment_clause(text, stop + blen):
+    if SPACED_DASH.fullmatch(boundary) and _comment_clause(text, stop + blen):
         # "without using neem oil — it scorched my roses last summer.": a comment on the item
         # after a dash goes with it, to the end of its sentence
         h.cut_end = _sentence_end(text, stop + blen)
@@ -588,8 +591,7 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
 _CLAUSE_START = re.compile(r"[:;.?!(]|\s[-\u2013\u2014]+\s")
 
 
-_DASH_ONLY = re.compile(rf"{DASH}\s")
-_REASON_WORD = re.compile(r"\s+(?:because|becuase|becasue|bcuz|cuz|coz)\s+(?!of\b)", re.I)
+_REASON_WORD = re.compile(rf"\s+(?:{_BECAUSE})\s+(?!of\b)", re.I)
 #: what opens a request or a question after a dash, not a comment ("— I want cheap ones",
 #: "— what are the best?")
 _ASKS_OPEN = re.compile(
