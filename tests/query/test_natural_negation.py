@@ -2709,6 +2709,27 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "people who resigned but not because of ill health",
             '"people who resigned" AND NOT "because of ill health"',
         ),
+        # wordings of the ninth and tenth blind phrasing sets
+        (
+            "Utah national parks not named Zion or Arches",
+            '"Utah national parks" AND NOT "Zion" AND NOT "Arches"',
+        ),
+        ("suspects not named in the report", '"suspects" AND NOT "named in the report"'),
+        (
+            "Witch trials in the Holy Roman Empire, 1560–1630 [Würzburg and Bamberg excepted].",
+            '"Witch trials in the Holy Roman Empire, 1560–1630" AND NOT "Würzburg" AND NOT '
+            '"Bamberg"',
+        ),
+        (
+            "Witch trials in the Holy Roman Empire, 1560–1630 (Würzburg and Bamberg excepted).",
+            '"Witch trials in the Holy Roman Empire, 1560–1630" AND NOT "Würzburg" AND NOT '
+            '"Bamberg"',
+        ),
+        (
+            "Sumptuary legislation in Tudor England: anything but the 1533 Act of Apparel, of "
+            "which I hold a full transcription.",
+            '"Sumptuary legislation in Tudor England" AND NOT "1533 Act of Apparel"',
+        ),
         # a comment after a dash: no claim, and cut with the item
         (
             "Organic ways to get rid of aphids without using neem oil — it scorched my roses "

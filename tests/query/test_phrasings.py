@@ -22,6 +22,9 @@ Sets of JSON Lines ``{"id", "text", "forms", "negation"}`` (see ``../shared/phra
   session 36 (ten people from ten countries and trades; ten people with strong habits: symbols,
   run-on sentences, dictated punctuation), with forms in the query's own words. When first read:
   24 and 23 of 28 exclusions (spaCy); 26 and 27 after that session's changes.
+- ``phrasings_blind9.jsonl`` and ``phrasings_blind10.jsonl``: 50 each, the last of session 36
+  (shoppers and hobbyists at a store or forum search; researchers and officials writing to a
+  librarian). When first read: 27 and 23 of 28 exclusions; 28 and 25 after.
 
 A reading matches when :func:`logir.query.compare.same_form` holds for one of the forms; ``auto``
 must penalise mentions exactly where the negation excludes a topic. All run with and without
@@ -157,6 +160,10 @@ BLIND_SETS = [
     # a predicate) is planned as an exclusion; t35 reads "never dealt with either" as a negation
     ("phrasings_blind7.jsonl", (28, 7, 15), (12, 26, 7, 15)),
     ("phrasings_blind8.jsonl", (28, 7, 15), (17, 27, 6, 14)),
+    # misses left: "I already own Waley's, so not that one" (v29), "burgundy's been done to
+    # death, so anything else" (v40), a numbered list's "3) Finland not required." (v43)
+    ("phrasings_blind9.jsonl", (28, 7, 15), (26, 28, 7, 15)),
+    ("phrasings_blind10.jsonl", (28, 7, 15), (18, 25, 7, 15)),
 ]
 
 

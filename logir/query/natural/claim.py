@@ -16,11 +16,12 @@ from logir.query.natural import nlp
 from logir.query.natural.lexicon import AFTER_ITEM, DASH, POSTPOSED, SPACED_DASH
 
 _ITEM_LEFT_OUT = re.compile(
-    rf"(?:[,;]|{DASH})[^,;]{{1,60}}?\s+(?:{AFTER_ITEM}|{POSTPOSED})\s*\.\s*$",
+    rf"(?:[,;(\[]|{DASH})[^,;]{{1,60}}?\s+(?:{AFTER_ITEM}|{POSTPOSED})\s*[)\]]?\s*\.\s*$",
     re.I,
 )
-"""A request that ends by leaving an item out ("..., Ulysses S. Grant excluded."): its last verb
-is the cue's participle, which a parser reads as the sentence's finite verb."""
+"""A request that ends by leaving an item out ("..., Ulysses S. Grant excluded.", "... (Würzburg
+and Bamberg excepted)."): its last verb is the cue's participle, which a parser reads as the
+sentence's finite verb."""
 
 _SET_ASIDE = re.compile(
     rf"(?:[,;]|{DASH})\s*(?:(?:setting|leaving|putting)\s+(?:aside\b|to\s+one\s+side\b"

@@ -151,6 +151,8 @@ POSTPOSED = (
     # "The Futurists are on another floor, so not them.", "the scandal has been done to death,
     # so not that", "the troubles up north are a different thing, dont want those"
     rf"|not\s+(?:it|them|those|that)|none\s+of\s+(?:it|them|those|that)"
+    # "burgundy's been done to death, so anything else"
+    r"|(?<=so\s)(?:anything|something)\s+else"
     # "Dayton has been covered already, so nothing on it"
     rf"|nothing\s+(?:on|about)\s+(?:it|them|those|that)"
     # "amino acids / fatty acids r bio so nah": a verdict word closes the clause
@@ -324,7 +326,7 @@ SPACED_DASH = re.compile(rf"{DASH}\s")
 
 #: where a verdict after its item ends: the clause's end, a chat word, a reason, or when it holds
 _VERDICT_END = (
-    r"\s*(?:[.;?!(),]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
+    r"\s*(?:[.;?!(),\]]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
     rf"|\s(?:{FOR_NOW})\b)"
 )
 
@@ -633,7 +635,7 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_EXCEPTION,
         # "minus" and "lacking" only after a comma: "the minus strand", "mice lacking SVCT2"
-        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:,|(?<=[^\W\d_])\.{{2,}}|(?:(?<=[^\W\d_])|(?<=\)))[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
+        rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:[,:]|(?<=[^\W\d_])\.{{2,}}|(?:(?<=[^\W\d_])|(?<=\)))[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         # ("(..., asthma). anything but the chest pain stuff": after a bracket too)
         r"|(?:(?<=[^\W\d_])|(?<=\)))[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody"
@@ -713,7 +715,7 @@ CUES: tuple[Cue, ...] = (
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",
         # ". assassination can stay out of it"; an initial's stop belongs to the item: "Ulysses
         # S. Grant excluded")
-        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|\bbut\s+|{DASH}\s*(?:with\s+)?|\(\s*"
+        rf"(?:(?:[,;]\s*(?:but\s+)?(?:with\s+)?|\bwith\s+|\bbut\s+|{DASH}\s*(?:with\s+)?|[(\[]\s*"
         r"|(?<=[\w)\]])(?:\.{1,3}|\u2026|[?!]+)\s+)"
         # "- though I confess X hold no interest for me", "grateful if X were left out", "ask that
         # X be left out" (not any "if" or "that": "that land would be forfeited if ...")
@@ -1310,7 +1312,14 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
         return name  # "cheeses that aren't made from cow's milk": what it is made of, left out
     if _MADE_IN.fullmatch(word) and nxt.group(1).lower() == "in":
         return name  # "horror films that weren't made in america": where, as "set in"
+    if _NAMED.fullmatch(word) and nxt.group(1).lower() not in _NOT_A_NAME:
+        return name  # "Utah national parks not named Zion or Arches": those names left out
     return NEGATION_PREDICATE
+
+
+_NAMED = re.compile(r"named|called|titled|entitled", re.I)
+#: words after "named" that make it a verb of its own ("not named in the report")
+_NOT_A_NAME = frozenset(("in", "by", "as", "after", "for", "on", "at", "to", "yet", "until"))
 
 
 _MADE_OF = re.compile(MADE_OF, re.I)
@@ -1381,6 +1390,8 @@ NEG_FILLER: tuple[re.Pattern[str], ...] = tuple(
         # "those in China", "the ones from Spain": what follows says where, and the head is the
         # query's own (negation._borrow_head gives it back: "rivers in China")
         r"(?:the\s+)?(?:those|ones)\s+(?:named|called)\s+",
+        # "not named Zion or Arches"
+        r"(?:named|called|titled|entitled)\s+(?!(?:in|by|as|after|for|on|at|to)\b)",
         # "anywhere in the us or canada"
         r"(?:anywhere|somewhere)\s+(?=(?:in|on|near|outside|around|within)\b)",
         # "that of the American states", "those born in Britain", "the ones designed for teens"

@@ -356,6 +356,8 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()
+        if text.startswith("[", h.cue_start) and text.startswith("]", h.cut_end):
+            h.cut_end += 1  # "[Würzburg and Bamberg excepted]": the bracket closes with it
         if h.kind == "aside":
             # "set the mammals aside since everyone already knows about ours": the reason for
             # leaving it out goes with it
