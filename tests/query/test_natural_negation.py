@@ -2730,6 +2730,11 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "which I hold a full transcription.",
             '"Sumptuary legislation in Tudor England" AND NOT "1533 Act of Apparel"',
         ),
+        (
+            "grape harvest dates as a temperature proxy. burgundy has been done to death, so "
+            "anything else",
+            '"grape harvest dates as a temperature proxy" AND NOT "burgundy"',
+        ),
         # a comment after a dash: no claim, and cut with the item
         (
             "Organic ways to get rid of aphids without using neem oil — it scorched my roses "
