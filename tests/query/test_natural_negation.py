@@ -2735,6 +2735,12 @@ def test_session_35_wordings(text: str, form: str) -> None:
             "anything else",
             '"grape harvest dates as a temperature proxy" AND NOT "burgundy"',
         ),
+        # wordings of the eleventh and twelfth blind phrasing sets
+        (
+            "Ellis Island passenger lists 1892-1924. anything but the Italian arrivals",
+            '"Ellis Island passenger lists 1892-1924" AND NOT "Italian arrivals"',
+        ),
+        ("it rained so no one came", '"it rained so no one came"'),
         # a comment after a dash: no claim, and cut with the item
         (
             "Organic ways to get rid of aphids without using neem oil — it scorched my roses "
@@ -2769,3 +2775,13 @@ def test_a_bracket_in_the_excluded_item_runs_to_its_close() -> None:
         read(text).logical_form
         == '"ureases from organisms" AND NOT "helicobacter" AND NOT "klebsiella"'
     )
+
+
+def test_a_comment_after_the_items_comma_is_cut_with_it() -> None:
+    """A clause of its own after the excluded item's comma, opened by its subject, comments on
+    the item: it is in neither part (told by spaCy's parse)."""
+    pytest.importorskip("spacy")
+    from logir.query.reading import read
+
+    text = "1950s songs to play for dad but leave out Elvis, he always hated Elvis"
+    assert read(text).logical_form == '"1950s songs to play for dad" AND NOT "Elvis"'

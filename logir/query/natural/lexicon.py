@@ -638,7 +638,7 @@ CUES: tuple[Cue, ...] = (
         rf"(?:,\s*|(?<!\s)\s+but\s+|\b)(?:{_EXCEPTION_WORDS})(?:(?<=\.)|\b)|(?:[,:]|(?<=[^\W\d_])\.{{2,}}|(?:(?<=[^\W\d_])|(?<=\)))[.?!]+|{DASH})\s*(?:minus|lacking|never\s+mind|(?:anything|anythin|everything|anywhere|anyone|anybody|any1)\s+but)\b"
         # "... and so on. anything but cluny": after a sentence stop too
         # ("(..., asthma). anything but the chest pain stuff": after a bracket too)
-        r"|(?:(?<=[^\W\d_])|(?<=\)))[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody"
+        r"|(?:(?<=\w)|(?<=\)))[.?!]\s+(?:anything|anythin|everything|anywhere|anyone|anybody"
         r"|any1)\s+but\b"
         # "interested in how the boys build a society, and less in the slide into savagery": what
         # the writer cares less for, after what they want
@@ -905,6 +905,8 @@ CUES: tuple[Cue, ...] = (
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+{_PLEASE}"
         # "- please nothing about HIV", "... outside latin america — so no mexican brewers"
         rf"|{DASH}\s*(?:(?:though|although|so|only)\s+)?{_PLEASE}"
+        # "Devon branch already traced so no Devon results": the reason, then what to leave out
+        r"|(?<=[^\W\d_])\s+so\s+(?=no\s+(?!(?:one|longer|more|matter|doubt|need|way|idea)\b))"
         # after a closing bracket: "epics from asia (gilgamesh, ramayana type stuff) no greek ones"
         r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"

@@ -431,9 +431,12 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     if _REASON_WORD.match(text, stop):
         # "... that arnt sharks becuase sharks are scary": the reason goes with the item
         h.cut_end = _sentence_end(text, stop)
-    if SPACED_DASH.fullmatch(boundary) and _comment_clause(text, stop + blen):
-        # "without using neem oil — it scorched my roses last summer.": a comment on the item
-        # after a dash goes with it, to the end of its sentence
+    if (SPACED_DASH.fullmatch(boundary) or boundary.startswith(",")) and _comment_clause(
+        text, stop + blen
+    ):
+        # "without using neem oil — it scorched my roses last summer.", "but leave out Elvis, he
+        # always hated Elvis": a comment on the item after a dash or a comma goes with it, to
+        # the end of its sentence
         h.cut_end = _sentence_end(text, stop + blen)
     cue_has_but = _CUE_BUT.match(text, h.cue_start)
     if (_BUT_BOUNDARY.fullmatch(boundary) and not cue_has_but) or _CHAT_BOUNDARY.fullmatch(
