@@ -2741,6 +2741,17 @@ def test_session_35_wordings(text: str, form: str) -> None:
             '"Ellis Island passenger lists 1892-1924" AND NOT "Italian arrivals"',
         ),
         ("it rained so no one came", '"it rained so no one came"'),
+        # wordings of the thirteenth and fourteenth blind phrasing sets
+        (
+            "non toxic playdough recipe w/out cream of tartar",
+            '"non toxic playdough recipe" AND NOT "cream of tartar"',
+        ),
+        ("not-bad indie coffee spots in portland", '"not-bad indie coffee spots in portland"'),
+        (
+            "Carnival and Royal Caribbean aside, which cruise lines have good medical facilities?",
+            '"which cruise lines have good medical facilities" AND NOT "Carnival" AND NOT '
+            '"Royal Caribbean"',
+        ),
         # a comment after a dash: no claim, and cut with the item
         (
             "Organic ways to get rid of aphids without using neem oil — it scorched my roses "

@@ -28,6 +28,8 @@ Sets of JSON Lines ``{"id", "text", "forms", "negation"}`` (see ``../shared/phra
 - ``phrasings_blind11.jsonl`` and ``phrasings_blind12.jsonl``: 50 each (health and family
   questions; encyclopedia searches for school, work or fun). When first read: 25 and 26 of 28
   exclusions; 27 and 28 after (spaCy).
+- ``phrasings_blind13.jsonl`` and ``phrasings_blind14.jsonl``: 50 each (people planning things;
+  people writing in a hurry). When first read: 25 and 24 of 28 exclusions; 26 and 25 after.
 
 A reading matches when :func:`logir.query.compare.same_form` holds for one of the forms; ``auto``
 must penalise mentions exactly where the negation excludes a topic. All run with and without
@@ -174,6 +176,11 @@ BLIND_SETS = [
     # its parse)
     ("phrasings_blind11.jsonl", (28, 7, 15), (21, 25, 5, 15)),
     ("phrasings_blind12.jsonl", (28, 7, 15), (26, 28, 7, 15)),
+    # misses left: "cruises that don't stop in Naples? We have been there twice already." (y21,
+    # read as a negated property), a numbered list's "4) anything but a farm" (y38), a run-on
+    # "forget Denver I'm routing around it ..." (z07), "ex NVDA", "ex-REITs" (z26, z28)
+    ("phrasings_blind13.jsonl", (28, 7, 15), (21, 26, 7, 15)),
+    ("phrasings_blind14.jsonl", (28, 7, 15), (16, 25, 6, 15)),
 ]
 
 

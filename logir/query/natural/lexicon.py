@@ -746,6 +746,9 @@ CUES: tuple[Cue, ...] = (
         # a clause of its own that opens on its item, a few words that join nothing ("Politicians
         # from countries other than the US; French politicians need not be included."): an empty
         # cue at the clause's start
+        # "Carnival and Royal Caribbean aside, which cruise lines ...": a fronted pair set aside
+        r"|^(?=(?:(?!(?:with|that|on|of|about|would|ask|if|which|what|who|how)\b)\w[\w'\u2019-]*\s+)"
+        r"{1,6}(?:aside|excepted|excluded)\s*,)"
         # (not a question whose verb is a passive: "which tribes were removed? the Cherokee")
         r"|^(?!(?:which|what|who|whom|whose|how|when|where|why)\b)"
         r"(?=(?:(?!(?:with|that|and|or|on|of|about|would|ask|if)\b)\w[\w'\u2019-]*\s+){1,5}"
@@ -1064,10 +1067,11 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_WITHOUT,
         # (not an idiom: "made available without charge", "without doubt", "without exception")
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/o\b)"
+        # ("playdough recipe w/out cream of tartar")
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+)?(?:\bwithout\b|(?<![\w/])w/(?:o|out)\b)"
         r"(?!\s+(?:charge|cost|fee|payment|delay|doubt|a\s+doubt|question|fail|exception|warning"
         r"|notice|end|limit)\b)",
-        key="without|w/o",
+        key="without|w/o",  # "w/out" holds "w/o" too
     ),
     _cue(
         NEGATION_EXCEPTION,
@@ -1124,7 +1128,8 @@ CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_NOT,
         # "whether or not X" asks about X either way: no negation
-        rf"{_RELATIVE}(?<!\bor\s)\bnot\b"
+        # ("not-bad indie coffee spots": a hyphenated compound is one word)
+        rf"{_RELATIVE}(?<!\bor\s)(?<!-)\bnot\b(?!-)"
         rf"(?!\s+(?:{_NOT_FOLLOW_EXCEPT})\b)(?!\s+{_ADVERB_LAST})",
         "verbal",
         key="not",
