@@ -75,8 +75,6 @@ def is_claim(text: str) -> bool:
     doc = nlp.parse_whole(stripped)
     if doc is None:
         return False
-    if _comment_after_request(stripped):
-        return False  # "Organic ways to get rid of aphids without neem oil — it scorched my roses."
     if doc[0].tag_.startswith("W"):
         return False  # a topic: "What the sons of famous people said about them."
     if any(sent[0].tag_ == "VB" for sent in doc.sents):
@@ -93,6 +91,8 @@ def is_claim(text: str) -> bool:
         return False  # a reported request: "A patron wants to know ..."
     if _AFTER.search(first.text):
         return False  # "A reader is after books that ...": somebody looks for something
+    if _comment_after_request(stripped):
+        return False  # "Organic ways to get rid of aphids without neem oil — it scorched my roses."
     subject = next((c for c in root.children if c.dep_ in SUBJECTS), None)
     return (
         subject is not None

@@ -568,21 +568,20 @@ SET_ASIDE = re.compile(
 Rhine?"): it leaves items out of the answer, unlike one inside a clause ("registered by any
 organization other than ...") or a contrast ("moved to Saturday, instead of Sunday")."""
 
-#: what "outside" follows where it leaves a place, a field or a role out: a comma, a plural or a
 #: verbs whose object "nothing about X" is ("i know nothing about cars")
 _OBJECT_OF = _not_after(
     "know knew knows say says said do does did find found hear heard is was are were mean means"
     " meant care cares learn learned learnt"
 )
 
-#: what "bar" is followed by where it is a noun ("bar charts", "bar staff") or a verb ("bar them
-#: from"), not "except"
 #: the first words of nouns in "bar" ("any sports bar", "any snack bar"): no exception there
 _BAR_COMPOUND = _not_after(
     "sports wine snack hotel cocktail chocolate candy granola protein energy space tool title"
     " menu status search task side salad sushi tapas karaoke piano beach juice coffee dive gay"
     " cereal breakfast oyster raw milk tiki cash gold"
 )
+#: what "bar" is followed by where it is a noun ("bar charts", "bar staff") or a verb ("bar them
+#: from"), not "except"
 _BAR_NOT_BEFORE = (
     r"none|chart|charts|graph|graphs|code|codes|exam|exams|food|staff|stool|stools|mitzvah|mitzvahs"
     r"|snack|snacks|bill|tab|tabs|counter|crawl|crawls|fight|fights|scene|area|service|menu|price"
@@ -591,6 +590,7 @@ _BAR_NOT_BEFORE = (
     r"|was|were|that|which|where"
 )
 
+#: what "outside" follows where it leaves a place, a field or a role out: a comma, a plural or a
 #: gerund ("stadiums outside england", "IFN signalling outside antiviral defence")
 _OUTSIDE_AFTER = rf",|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
 
@@ -783,7 +783,7 @@ CUES: tuple[Cue, ...] = (
         "aside",
         key=r"\b(?:aside|excluded|excepted|included|out|omitted|removed|without|table|wanted|interested"
         r"|skipped|over|news|me|us|side|interest|use|search|searching|for|want|need|after|it"
-        r"|this|that|needing|already|know|well|question|else|read|seen|covered|needed|least|all|count|scope"
+        r"|this|that|needing|already|know|well|else|read|seen|covered|needed|least|all|count|scope"
         r"|disregarded|ignored|dropped|inquiry|enquiry|question|brief|done|with|list|entirely"
         r"|request|project|review|matter|much|mentioned|considered|discussed"
         r"|altogether|completely|them|off|limits|relevant|irrelevant|here|now|skip|drop|ignore"

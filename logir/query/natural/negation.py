@@ -1189,10 +1189,9 @@ def _borrow_head(positive: View, concept: View) -> View:
         return concept
     head = p.cut(0, end.start() if end else len(p.text)).trim()
     if _CLAUSE_WORD.search(head.text) or _GERUND_HEAD.fullmatch(head.text):
-        # "my daughter is 9 ... not about grown ups": a clause, no head to give; the topic is
-        # what "about" names (so too after a gerund: "helping with my son's homework: ... I
-        # don't want the ones about germs")
-        return _lead_cut(concept, _ABOUT_LEAD)
+        # "my daughter is 9 ... not in the adult section": a clause, no head to give; nor has a
+        # gerund ("helping with my son's homework: ... not in maths")
+        return concept
     if not head.has_content() or len(head.text.split()) > 4:
         return concept
     return head.join(concept)
