@@ -81,8 +81,12 @@ class Reading:
 
 
 def looks_like_syntax(text: str) -> bool:
-    """True when ``text`` holds a double quote or an upper-case whole-word AND, OR or NOT."""
-    return '"' in text or _OPERATOR_WORD.search(text) is not None
+    """True when ``text`` holds a double quote or an upper-case whole-word AND, OR or NOT, in a
+    text not typed all in capitals ("CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR": every word
+    is upper case, so "OR" is one of them, not an operator)."""
+    if '"' in text:
+        return True
+    return _OPERATOR_WORD.search(text) is not None and any(ch.islower() for ch in text)
 
 
 _SPAN_SEARCH_CHARS = 10_000

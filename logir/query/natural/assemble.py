@@ -11,19 +11,33 @@ from logir.errors import LogirError
 from logir.limits import MAX_NATURAL_CHARS
 from logir.query.ast import Not, Query, Term
 from logir.query.natural.build import Builder, all_of, any_of
+from logir.query.natural.fields import fields, leaves_out
 from logir.query.natural.lexicon import (
     CLAUSES_UNION,
     CONJUNCTION_LIST,
     FRAME,
     FRAME_DROPPED,
     LIST_HEADER_DROPPED,
+    NEGATION_EXCEPTION,
     POLITE_TAIL,
 )
-from logir.query.natural.lists import LIST_HEADER, list_items, negative_item, split_clauses
-from logir.query.natural.negation import chat_dropped, negations
+from logir.query.natural.lists import (
+    LIST_HEADER,
+    list_items,
+    negative_item,
+    set_off_item,
+    split_clauses,
+)
+from logir.query.natural.negation import (
+    chat_dropped,
+    clean_negated,
+    negations,
+    split_list,
+    without_article,
+)
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
-from logir.query.natural.view import View, spoken_punctuation
+from logir.query.natural.view import View, plain_symbols, spoken_punctuation
 from logir.query.syntax import QueryTooLong
 
 
@@ -104,8 +118,56 @@ def _drop_frame(v: View, b: Builder) -> View:
 _FRAME_PREPOSITION = re.compile(r"\b(on|about|regarding|concerning)\s*$", re.I)
 
 
+#: where the items of a field that leaves things out part ("Tacoma Narrows, Golden Gate")
+_FIELD_ITEMS = re.compile(r"[,;]\s*")
+#: a comment in brackets at an excluded item's end ("succulents (they always die on me)")
+_BRACKET_END = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _read_fields(labelled: list[tuple[str, View]], b: Builder) -> Query | None:
+    """A query written as labelled fields (:mod:`logir.query.natural.fields`): each value read
+    as text, the items of a field that leaves things out as NOT terms; None when no field asks
+    for anything."""
+    parts: list[Query] = []
+    left_out: list[Query] = []
+    for label, value in labelled:
+        b.check()
+        if label and leaves_out(label):
+            at = 0
+            pieces = []
+            for m in _FIELD_ITEMS.finditer(value.text):
+                pieces.append(value.cut(at, m.start()))
+                at = m.end()
+            pieces.append(value.cut(at, len(value.text)))
+            for piece in pieces:
+                bracket = _BRACKET_END.search(piece.text)
+                if bracket and piece.cut(0, bracket.start()).has_content():
+                    piece = piece.cut(0, bracket.start())
+                for item in split_list(clean_negated(piece)):
+                    t = b.term(without_article(item))
+                    if t is not None and Not(t) not in left_out:
+                        left_out.append(Not(t))
+            continue
+        q = _decompose_text(value, b, allow_clauses=False)
+        if q is not None:
+            parts.append(q)
+    if not parts:
+        return None
+    b.cue(CONJUNCTION_LIST)
+    if left_out:
+        b.cue(NEGATION_EXCEPTION)
+    return all_of([*parts, *left_out])
+
+
 def _decompose(text: str, b: Builder) -> Query:
-    v = _drop_frame(View.of(spoken_punctuation(text)), b)
+    v = _drop_frame(View.of(spoken_punctuation(plain_symbols(text))), b)
+    labelled = fields(v)
+    if labelled is not None:
+        cues, spans = list(b.cues), dict(b.spans)
+        q = _read_fields(labelled, b)
+        if q is not None:
+            return q
+        b.cues[:], b.spans = cues, spans
     listed = list_items(v)
     if listed is not None:
         header, items = listed
@@ -125,7 +187,11 @@ def _decompose(text: str, b: Builder) -> Query:
                     parts.append(q)
         for item in items:
             b.check()
-            q = negative_item(item, b) or _decompose_text(item, b, allow_clauses=False)
+            q = (
+                negative_item(item, b)
+                or set_off_item(item, b)
+                or _decompose_text(item, b, allow_clauses=False)
+            )
             if q is not None:
                 parts.append(q)
         if parts and any(not isinstance(p, Not) for p in parts):

@@ -108,7 +108,7 @@ _ALREADY = (
     # (a patron: "she already has the cystitis material")
     r"(?:(?:i|we|she|he|they)(?:\s*['\u2019]?ve|\s+have|\s+has|\s*['\u2019]s(?=\s+had\b))?\s+|(?<=[.?!]\s)|(?<=[.?!]\s\s)|^)"
     r"(?:already\s+(?:know|knows|knew"
-    r"|read|covered|studied|seen|looked\s+at|has|have|got"
+    r"|read|covered|studied|seen|looked\s+at|has|have|got|own|owns"
     # (what was done is named: not "we already did that one")
     r"|(?:did|done)(?!\s+(?:that|it|those|them|this|these)\b)"
     # "I have already written up Muhammad Ali's relatives"
@@ -133,6 +133,9 @@ _RELATIVE = r"(?:\b(?:that|which|who)(?:['\u2019]?s)?\s+)?"
 _PLEASE = r"(?:please\s+|pls\s+|plz\s+|just\s+)?"
 #: a request that leaves out an item named before it: "leave it", "skip them", "drop that out"
 _LEAVE_IT = r"(?:leave|skip|drop)\s+(?:it|them|that|those)(?:\s+(?:out|aside))?"
+
+#: a word of degree between an item's copula and the verdict on it ("lilies are obviously out")
+VERDICT_DEGREE = r"(?:obviously|definitely|clearly|totally|also|completely|absolutely|def|defo)"
 
 #: what follows an item to leave it out: "the doc ock body swap thing is off the table", "X is
 #: not wanted", "the Colonel Light bits can be skipped over", "X are old news to me"
@@ -211,8 +214,11 @@ POSTPOSED = (
     # "the Spanish wars against Brunei are a story for another time"
     r"|(?:is|are)\s+(?:a\s+)?(?:story|topic|matter|subject|question)\s+for\s+another\s+(?:time|day|episode"
     r"|occasion)"
-    # "goalkeepers are out"
-    r"|(?:is|are)\s+out"
+    # "goalkeepers are out", "lilies are obviously out", "burgundy's out"
+    rf"|(?:(?:is|are)\s+|(?<=['\u2019]s\s))(?:{VERDICT_DEGREE}\s+)?out"
+    # "burgundy's been done to death", "the Tudors have been done to death", "X is overdone"
+    r"|(?:(?:has|have)\s+|(?<=['\u2019]s\s))been\s+(?:done\s+to\s+death|overdone)"
+    r"|(?:is|are)\s+(?:done\s+to\s+death|overdone)"
     # "portland maine is the wrong one"
     r"|(?:is|are)\s+the\s+wrong\s+(?:one|ones|kind|type|guy|place|thing)"
     # "frankenstein is banned lol" (a verdict, at its clause's end)
@@ -537,7 +543,8 @@ def _cue(
 
 _EXCEPTION_WORDS = (
     # ("megakaryocytes - everything other stuff than the endomitosis")
-    r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+(?:(?:stuff|things?)\s+)?than"
+    # ("other then", as typed; not "other then-current")
+    r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+(?:(?:stuff|things?)\s+)?th(?:an|en(?!-))"
     r"|apart\s+from|aside\s+from|besides"
     # "football players of argentina apart of messi", as a learner writes it (not "is apart of
     # the EU", "a part of" misspelt)
@@ -626,7 +633,12 @@ CUES: tuple[Cue, ...] = (
         r"|without|not\s+counting|leaving\s+aside|instead\s+of|rather\s+than|except|minus"
         r"|with\s+the\s+exception\s+of"
         r"|never\s+mind|skip(?:ping)?|ignor(?:e|ing)|leav(?:e|ing)\s+out"
-        # "Not Christmas — winter festivals of light": a dash ends the item
+        # "Not Christmas — winter festivals of light", "no NSAIDs - pain relief for cats": a dash
+        # ends the item ("No Time to Die - ...", a title, opens with a capital word)
+        rf"|(?:(?:(?-i:no|No(?=\s+[a-z]))(?!\s+(?:{NO_FOLLOW_EXCEPT})\b)"
+        r"|nothing\s+(?:with|about|on|involving|containing))"
+        r"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{0,40}?"
+        rf"{DASH}\s))"
         r"|not(?!\s+(?:only|just|sure|really|that|so|too|even|quite|exactly|necessarily|always"
         r"|much|many|yet|now|bad|all|everyone|everything|every)\b)"
         rf"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{{0,40}}?{DASH}\s))\b",
@@ -684,7 +696,7 @@ CUES: tuple[Cue, ...] = (
         # "sans" (not "sans serif", "comic sans") and "bar" (not "bar none", "a bar of") before
         # a determiner, "bar" only set off by a comma or dash: "math and inventions sans the
         # eureka story", "Jackson's presidency, bar the bank war"
-        rf"|(?<=[\w)\]])(?<!\bcomic)\s+sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
+        rf"|(?:(?<=[\w)\]])(?<!\bcomic)\s+|(?:,|{DASH})\s*)sans\s+(?!(?:serif|souci|culottes)\b)(?=[^\W\d_])"
         rf"|(?:,|{DASH}|(?<=\)))\s*(?:sans|bar)\s+(?=(?:{_DETERMINERS})\b)"
         # "Every actor who's played 007, bar Sean Connery"
         rf"|(?:,|{DASH})\s*bar\s+(?=(?-i:[A-Z]))"
@@ -790,7 +802,7 @@ CUES: tuple[Cue, ...] = (
         r"|did|saw|those|mean|meant|possible|no|go|pass|miss|apart|unwanted|em|consideration"
         r"|discussion|one|about|of|line|thing|area|field|department|concern|focus|bag|tea|nope|nah"
         r"|cover|story|matter|topic|question|issue|subject|into|altogether|can|possible|required"
-        r"|necessary|wait|remit|purview|booked|got|visited|watched|tried|heard|used|to|picture"
+        r"|necessary|wait|remit|purview|booked|got|death|overdone|visited|watched|tried|heard|used|to|picture"
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
         r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned|ones|kind|type"
@@ -961,7 +973,9 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_DISLIKE,
-        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?(?:\b(?:you|i|we|they|he|she)|\b{_MY_PEOPLE}|{_FOR_WHOM}who)\s+"
+        # (not "it's not that I don't like horror films": a double negation, a liking)
+        rf"(?:,\s*)?(?:\b(?:if|when|since|as|because)\s+)?(?<!\bnot\sthat\s)"
+        rf"(?:\b(?:you|i|we|they|he|she)|\b{_MY_PEOPLE}|{_FOR_WHOM}who)\s+"
         r"(?:(?:specifically|particularly|really|just|definitely|certainly|also)\s+)?"
         # ("i am not need papers on X", as a learner writes it)
         # ("i not want the bone papers", as a learner writes it)
@@ -1477,8 +1491,8 @@ NEG_ASIDE = re.compile(
     # "not the egyptian thebes, wrong country"
     r"|wrong\s+(?:one|ones|country|city|place|person|guy|era|period|century|kind|type|thing)\b"
     # "Julius Caesar excluded, far too easy": why it is left out
-    r"|(?:(?:far|way|much|a\s+bit|a\s+little)\s+)?too\s+(?:easy|obvious|well[\s-]known|famous|basic"
-    r"|common|boring|long|hard|dark|sad|gory|scary|upsetting|depressing|political|technical)\b"
+    # ("not the W Trek, too crowded", "not Florence, too pricey", "too many tourists")
+    r"|(?:(?:far|way|much|a\s+bit|a\s+little|kinda|kind\s+of)\s+)?too\s+(?:[a-z][\w-]*)\b"
     # "leave out the Byzantine emperors, he's read those"
     r"|(?:he|she)['\u2019]s\s+(?:already\s+)?(?:read|seen|done|covered|had|got)\b"
     # "Anything except Lego, she has enough of it", "not dinosaurs, he knows them all"
@@ -1497,6 +1511,9 @@ NEG_ASIDE = re.compile(
     r"\s+(?:heard|seen|read|had)\b"
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
+    # "forget Denver I'm routing around it", "no pizza we've had it all week": a run-on clause
+    # after the item, opened by a contracted subject ("It's a Wonderful Life" is a title)
+    r"|\s+(?:[iI]['\u2019](?:m|ve|ll|d)|(?-i:we|they|it)['\u2019](?:re|ve|s))\s+(?-i:[a-z])"
     # "tumour viruses like Burkitt's lymphoma that I can set those aside"
     r"|\s+that\s+(?:i|we)\s+(?:can|could|will|would|may)\b"
     # "we already did almonds so pass on those"
@@ -1555,7 +1572,11 @@ FRAME = re.compile(
     r"\s+(?:me\s+)?(?:(?:some|any|all|the)\s+)?(?:info|information|stuff|articles|passages|papers"
     r"|documents|results|pages)\s+(?:on|about|regarding|concerning|for)"
     rf"|{_HELLO}{_ASK}(?:please\s+|kindly\s+)?(?:tell\s+me\s+about|{_FETCH})(?:\s+me)?"
-    r"|claim\s*:|(?:i\s*(?:['\u2019]m|\s+am)\s+(?:looking\s+for|researching|studying"
+    r"|claim\s*:"
+    # a mail's or a ticket's subject line: "Re: Q3 vendor contracts", "Quick q – dog food brands"
+    r"|(?:re|fw|fwd|request|query|question|quick\s+q(?:uestion)?|follow[\s-]?up)"
+    r"(?:\s*:|\s+[-\u2013\u2014]+)"
+    r"|(?:i\s*(?:['\u2019]m|\s+am)\s+(?:looking\s+for|researching|studying"
     r"|reading\s+up\s+on|interested\s+in|curious\s+about)"
     r"|i\s+(?:would|should|'d)\s+be\s+(?:grateful|glad|pleased|obliged)\s+(?:for|of)"
     # "I seek accounts of religious persecution"

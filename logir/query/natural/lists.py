@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from logir.query.ast import Not, Query
-from logir.query.natural.build import Builder
+from logir.query.natural.build import Builder, all_of
 from logir.query.natural.lexicon import (
     AUX,
     NEGATION_EXCEPTION,
@@ -17,8 +17,8 @@ from logir.query.natural.lexicon import (
     NT,
     verbal_kind,
 )
-from logir.query.natural.negation import clean_negated, without_article
-from logir.query.natural.view import View, is_abbreviation
+from logir.query.natural.negation import clean_negated, negations, without_article
+from logir.query.natural.view import View, has_content, is_abbreviation
 
 _LIST_MARK = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[:;,]))\(?(\d{1,2})[.)](?=\s)", re.M)
 _BULLET = re.compile(r"^[ \t]*(?:[-*\u2022\u2013]|\d{1,2}[.)])[ \t]+", re.M)
@@ -134,6 +134,27 @@ _PARTICIPLE = re.compile(
     r"|written|about|in|on|at|from|by|for|with|to|before|after|during)\b",
     re.I,
 )
+
+
+#: the word an item is read after, set off by a comma, to see whether it only leaves things out
+_HOST = "things, "
+
+
+def set_off_item(item: View, b: Builder) -> Query | None:
+    """A list item that only leaves something out in words that need a clause before them
+    ("3) Finland not required", "4) anything but a farm", "- no pets"): the item read as if set
+    off by a comma after a word of its list -> its NOT terms; None, with nothing recorded, when
+    the item asks for anything of its own."""
+    cues, spans = list(b.cues), dict(b.spans)
+    probe = View(_HOST + item.text, (-1,) * len(_HOST) + item.pos)
+    clause = negations(probe, b)
+    own = "".join(
+        ch for ch, at in zip(clause.positive.text, clause.positive.pos, strict=True) if at >= 0
+    )
+    if clause.negated and all(isinstance(q, Not) for q in clause.negated) and not has_content(own):
+        return all_of(clause.negated)
+    b.cues[:], b.spans = cues, spans
+    return None
 
 
 def negative_item(item: View, b: Builder) -> Query | None:

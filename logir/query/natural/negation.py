@@ -29,6 +29,7 @@ from logir.query.natural.lexicon import (
     NEG_FILLER,
     NEG_TAIL,
     NEGATION_BUT_NOT,
+    NEGATION_COPULA,
     NEGATION_DONT_MENTION,
     NEGATION_EXCEPTION,
     NEGATION_FRONTED_EXCEPTION,
@@ -38,6 +39,7 @@ from logir.query.natural.lexicon import (
     POSTPOSED,
     SPACED_DASH,
     VERDICT_COMMA,
+    VERDICT_DEGREE,
     negated_kind,
     verbal_kind,
 )
@@ -61,7 +63,7 @@ _CHAT_COMMA = rf"\s+(?:{LAUGH})\s*,"
 
 # Clause boundaries that end a negated stretch of text.
 #: "because" as typed: a reason after an excluded item starts with it
-_BECAUSE = r"because|becuase|becasue|bcuz|cuz|coz"
+_BECAUSE = r"because|becuase|becasue|bcuz|cuz|coz|b/c"
 _BOUNDARY = re.compile(
     # a spaced dash, unless a name goes on after it ("Philip Pearson - Gregory")
     rf"[;?!]|\.(?=\s|$)|\)|{DASH}\s(?-i:(?![A-Z]))"
@@ -133,7 +135,8 @@ _ASIDE = re.compile(
     # a copula before the word belongs to neither ("anything from marvel is excluded"); the
     # longer cues first ("if sport were left out entirely")
     # "houston's a no": the "'s" is the copula's
-    r"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one)\b))?"
+    # "burgundy's been done to death", "lilies's obviously out"
+    rf"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one|been|out|{VERDICT_DEGREE}\s+out)\b))?"
     rf"(?:\s+|{VERDICT_COMMA})(?:{POSTPOSED}|(?:(?:is|are|was|were|be|being)\s+)?(?:{AFTER_ITEM}"
     r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
     # "leave the arachne story alone"
@@ -613,6 +616,42 @@ def _sentence_end(text: str, start: int) -> int:
     return m.start() if m else len(text)
 
 
+def _comment_sentences(text: str, after: int) -> list[tuple[int, int]]:
+    """The sentences that start after ``after`` and comment rather than ask (:func:`
+    _comment_clause`: "Every list says riesling.", "My cellar is out of it."), each with its
+    stop; none without spaCy."""
+    out: list[tuple[int, int]] = []
+    for m in _SENTENCE_OVER.finditer(text, after):
+        start = m.end()
+        while start < len(text) and text[start].isspace():
+            start += 1
+        if start >= len(text):
+            break
+        end = _sentence_end(text, start)
+        if (
+            _COMMENT_SUBJECT.match(text, start)
+            and not _ASKS_IN.search(text, start, end)
+            and _comment_clause(text, start)
+        ):
+            over = _SENTENCE_OVER.search(text, start)
+            out.append((start, over.end() if over else len(text)))
+    return out
+
+
+#: how a comment's subject opens: a pronoun or a determiner ("he says ...", "my cellar's out of
+#: it", "every list says riesling"; not a bare noun, which may go on with the request)
+_COMMENT_SUBJECT = re.compile(
+    r"(?:he|she|it|we|they|you|my|our|his|her|their|its|your|every|each|the|this|that|these"
+    r"|those|everyone|everybody|someone|somebody|nobody)\b",
+    re.I,
+)
+#: a request inside a sentence ("My kids want to know about sodas that got discontinued")
+_ASKS_IN = re.compile(
+    r"\b(?:want|wants|wanted|need|needs|like\s+to|looking\s+for|searching|interested|after)\b",
+    re.I,
+)
+
+
 def _comment_clause(text: str, start: int) -> bool:
     """Whether the sentence from ``start`` on is a clause of its own that comments, not a
     request: a finite verb after a word of its own, not opened by "I", a question word or a
@@ -938,6 +977,15 @@ def _verbal_from(text: str, asks_fact: bool) -> int:
     return stop.end()
 
 
+#: a negation denied: "it's not that I don't like horror films" says the writer likes them
+_NOT_THAT_NOT = re.compile(
+    rf"\bnot\s+that\s+(?:i|we|you|they|he|she)\s+(?:{NT}|do\s+not|did\s+not|dont|didnt)\s+\w+",
+    re.I,
+)
+#: "there" after a negated copula: an existential question ("aren't there ...?")
+_THERE = re.compile(r"\s*there\b", re.I)
+
+
 @dataclass
 class Clause:
     """A clause split into its positive view and its other conjuncts: the negated concepts (and a
@@ -957,10 +1005,18 @@ def negations(v: View, b: Builder) -> Clause:
     conjuncts: list[Query] = []  # positive terms split off the clause
     used: list[str] = []
     plain_until = -1  # a double negation runs to here: plain text, no cue
+    liked = [m.span() for m in _NOT_THAT_NOT.finditer(text)]
+    comments = _comment_sentences(text, min(h.cue_start for h in hits)) if hits else []
+    # (not a sentence that holds a cue: "Astronauts don't count, I want ...")
+    comments = [
+        (s, e) for s, e in comments if not any(s < h.cut_end and h.cue_start < e for h in hits)
+    ]
     for h in hits:
         b.check()
-        if h.cue_start < plain_until:
+        if h.cue_start < plain_until or any(s <= h.cue_start < e for s, e in liked):
             continue
+        if h.name in (NEGATION_COPULA, NEGATION_PREDICATE) and _THERE.match(text, h.cue_end):
+            continue  # "aren't there vaccines that ...?": a question whether some exist
         if h.name in (NEGATION_EXCEPTION, NEGATION_FRONTED_EXCEPTION):
             double = _DOUBLE_NEGATION.match(text, h.cue_end)
             if double:
@@ -1005,8 +1061,13 @@ def negations(v: View, b: Builder) -> Clause:
         # what the query asks for, without the other negated stretches ("armenia i know already,
         # so not armenia please": each names the item the other leaves out)
         others = [(o.cue_start, o.cut_end) for o in hits if o is not h and o.cut_end > o.cue_start]
-        said = content_words(rest.text)
-        asked = content_words(v.without(trial + others).trim().text) if others else said
+        # (and without the comments after it: "... but not riesling. Every list says riesling")
+        said = content_words(v.without(trial + comments).trim().text if comments else rest.text)
+        asked = (
+            content_words(v.without(trial + others + comments).trim().text)
+            if others or comments
+            else said
+        )
         if all(content_words(c.text) <= asked for c in concepts) and all(
             content_words(text[s:e]) <= said for s, e in parts
         ):
@@ -1043,6 +1104,12 @@ def negations(v: View, b: Builder) -> Clause:
         used.append(h.name)
     for name in used:
         b.cue(name)
+    if negated and comments:
+        # "... but not riesling. Every list says riesling and my cellar's out of it.": a
+        # sentence after the exclusion that comments is no part of the request
+        trial = [*cuts, *comments]
+        if v.without(trial).trim().has_content():
+            cuts = trial
     positive = v.without(cuts).trim() if cuts else v.trim()
     if cuts and _cut_after(v, positive, cuts):
         positive = _undangled(positive)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -319,6 +320,71 @@ _SPOKEN = re.compile(
 #: "period" said for a full stop, at the end of a dictated text ("leave out alcohol and dengue
 #: period"); read so only where a dictated comma shows the text was dictated ("the Edo period")
 _SPOKEN_PERIOD = re.compile(r"(?<=\w) period(?=[\s.]*$)", re.I)
+
+
+def _is_pictograph(ch: str) -> bool:
+    """An emoji or another pictograph (not "°" or "©": symbols of running text), or a
+    character that only joins or varies one (a zero-width joiner, a variation selector, a skin
+    tone)."""
+    code = ord(ch)
+    if code in (0x200D, 0xFE0F, 0xFE0E) or 0x1F3FB <= code <= 0x1F3FF:
+        return True
+    return code >= 0x2190 and unicodedata.category(ch) == "So"
+
+
+def _tags_start(text: str) -> int:
+    """Where the hashtags and pictographs that end ``text`` start ("... no guided tours
+    #solotravel"), ``len(text)`` where there are none: one scan back from the end."""
+    at = len(text)
+    i = at
+    while i > 0:
+        j = i
+        while j > 0 and text[j - 1].isspace():
+            j -= 1
+        k = j
+        while k > 0 and _is_pictograph(text[k - 1]):
+            k -= 1
+        if k == j:  # no pictograph: a hashtag, or the end of the tags
+            while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
+                k -= 1
+            if k == j or k == 0 or text[k - 1] != "#" or not text[k].isalpha():
+                break
+            k -= 1
+            if k > 0 and not text[k - 1].isspace():
+                break
+        at = i = k
+    return at
+
+
+def plain_symbols(text: str) -> str:
+    """``text`` with each run of emoji inside it read as a comma ("volcanoes in Iceland \U0001f6ab
+    no guided tours": the pictograph parts two clauses), emoji and hashtags at its start or end as
+    spaces (tags: "#gamenight"), and the "#" of a hashtag inside as a space ("#vegan brownies";
+    not "C#"), padded to the same length, so every position still points at the input."""
+    if text.isascii() and "#" not in text:
+        return text
+    chars = list(text)
+    end = len(text)
+    tail = _tags_start(text)
+    if tail < len(text) and text[:tail].strip():
+        end = tail
+        for i in range(end, len(text)):
+            chars[i] = " "
+    start = 0
+    while start < end and (text[start].isspace() or _is_pictograph(text[start])):
+        chars[start] = " " if _is_pictograph(text[start]) else text[start]
+        start += 1
+    run = 0
+    for i in range(start, end):
+        ch = text[i]
+        if _is_pictograph(ch):
+            chars[i] = "," if run == 0 else " "
+            run += 1
+            continue
+        run = 0
+        if ch == "#" and (i == 0 or text[i - 1].isspace()) and text[i + 1 : i + 2].isalpha():
+            chars[i] = " "
+    return "".join(chars)
 
 
 def spoken_punctuation(text: str) -> str:
