@@ -1511,9 +1511,6 @@ NEG_ASIDE = re.compile(
     r"\s+(?:heard|seen|read|had)\b"
     # ", so not him", ", spare me her"
     r"|(?:so\s+)?not\s+(?:him|her|them|that|it|those)\b|spare\s+(?:me|us)\s+(?:him|her|them|that|it)\b)\b"
-    # "forget Denver I'm routing around it", "no pizza we've had it all week": a run-on clause
-    # after the item, opened by a contracted subject ("It's a Wonderful Life" is a title)
-    r"|\s+(?:[iI]['\u2019](?:m|ve|ll|d)|(?-i:we|they|it)['\u2019](?:re|ve|s))\s+(?-i:[a-z])"
     # "tumour viruses like Burkitt's lymphoma that I can set those aside"
     r"|\s+that\s+(?:i|we)\s+(?:can|could|will|would|may)\b"
     # "we already did almonds so pass on those"
