@@ -34,6 +34,23 @@ CASES: list[tuple[str, Query]] = [
         "Hotels in Lisbon:\n- near the river\n- with a pool\n- no casino",
         And(T("Hotels in Lisbon"), T("near the river"), T("with a pool"), Not(T("casino"))),
     ),
+    (
+        "nordic holiday ideas: 1) Norway fjords 2) Sweden 3) Finland not required",
+        And(T("nordic holiday ideas"), T("Norway fjords"), T("Sweden"), Not(T("Finland"))),
+    ),
+    (
+        "farm stay options: 1) near a lake 2) dog friendly 3) anything but a farm",
+        And(T("farm stay options"), T("near a lake"), T("dog friendly"), Not(T("farm"))),
+    ),
+    # a verdict after the item; an item that asks for something of its own keeps its reading
+    (
+        "hotels: 1) near the beach 2) cheap, no casino",
+        And(T("hotels"), T("near the beach"), T("cheap"), Not(T("casino"))),
+    ),
+    (
+        "novels: 1) set in Paris 2) written before 1900 3) romance is out",
+        And(T("novels"), T("set in Paris"), T("written before 1900"), Not(T("romance"))),
+    ),
 ]
 
 

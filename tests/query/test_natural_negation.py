@@ -2777,6 +2777,94 @@ def test_session_36_wordings(text: str, form: str) -> None:
     assert read(text).logical_form == form
 
 
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        # session 37: wordings of the ninth to eighteenth blind phrasing sets (regex rules)
+        (
+            "wedding flowers for june, lilies are obviously out",
+            '"wedding flowers for june" AND NOT "lilies"',
+        ),
+        (
+            "french wine regions, burgundy's been done to death",
+            '"french wine regions" AND NOT "burgundy"',
+        ),
+        (
+            "jazz albums from the 60s, bebop is overdone",
+            '"jazz albums from the 60s" AND NOT "bebop"',
+        ),
+        (
+            "Japanese poetry translations, I already own Waley's",
+            '"Japanese poetry translations" AND NOT "Waley\'s"',
+        ),
+        (
+            "no NSAIDs - safe pain relief for cats post-op?",
+            '"safe pain relief for cats post-op" AND NOT "NSAIDs"',
+        ),
+        (
+            "nothing about Trump - news podcasts for the commute",
+            '"news podcasts for the commute" AND NOT "Trump"',
+        ),
+        # a title is no exclusion
+        ("No Time to Die - filming locations", '"No Time to Die - filming locations"'),
+        (
+            "acid-free storage boxes for photographs, sans PVC",
+            '"storage boxes for photographs" AND NOT "acid" AND NOT "PVC"',
+        ),
+        (
+            "condos in Miami Beach other then waterfront units",
+            '"condos in Miami Beach" AND NOT "waterfront units"',
+        ),
+        ("ski resorts but not Zermatt, too many tourists", '"ski resorts" AND NOT "Zermatt"'),
+        (
+            "hypertension meds w/o ACE inhibitors b/c they make me cough",
+            '"hypertension meds" AND NOT "ACE inhibitors"',
+        ),
+        (
+            "Re: Q3 vendor contracts \u2013 excluding the cleaning services one",
+            '"Q3 vendor contracts" AND NOT "cleaning services"',
+        ),
+        # a double negation is a liking; "aren't there X" asks whether X exist
+        (
+            "it's not that I don't like horror films, I just want good ones",
+            "\"it's not that I don't like horror films, I just want good ones\"",
+        ),
+        ("cities that aren't there anymore", '"cities that aren\'t there anymore"'),
+        # emoji part clauses; hashtags at the end are tags
+        (
+            "\U0001f30b volcanoes to visit in Iceland \U0001f6ab no guided tours #solotravel",
+            '"volcanoes to visit in Iceland" AND NOT "guided tours"',
+        ),
+        # typed all in capitals: "OR" is a word
+        (
+            "CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR!!!",
+            '("CHEAP FLIGHTS TO LISBON" OR "CHEAP FLIGHTS TO PORTO") AND NOT "RYANAIR"',
+        ),
+    ],
+)
+def test_session_37_wordings(no_spacy: None, text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form
+
+
+def test_a_comment_sentence_after_the_exclusion_is_cut() -> None:
+    """A sentence after the excluded item whose subject opens it and that asks for nothing
+    comments on the item (told by spaCy's parse): it is in neither part, and the item it names
+    again is still left out."""
+    pytest.importorskip("spacy")
+    from logir.query.reading import read
+
+    text = (
+        "Pairing ideas for Thai dishes but not riesling. Every list says riesling and my "
+        "cellar's out of it."
+    )
+    assert read(text).logical_form == '"Pairing ideas for Thai dishes" AND NOT "riesling"'
+    # a sentence that asks for more goes on with the request
+    text = "Pairing ideas for Thai dishes but not riesling. My guests want something dry."
+    assert "My guests want something dry" in read(text).logical_form
+
+
 def test_a_bracket_in_the_excluded_item_runs_to_its_close() -> None:
     """A question mark inside a bracket opened in the item does not end it."""
     from logir.query.reading import read

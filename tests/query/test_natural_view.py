@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
 from logir.query import And, Not, Or
 from logir.query.natural import Decomposition, decompose
-from logir.query.natural.view import View, content_words, has_content, is_function_word
+from logir.query.natural.view import (
+    View,
+    content_words,
+    has_content,
+    is_function_word,
+    plain_symbols,
+)
 from tests.query.natural_cases import T
 
 
@@ -66,3 +74,31 @@ def test_an_acronym_is_no_function_word() -> None:
     assert is_function_word("A")  # one capital letter: the article
     assert content_words("boxers from the US") == {"boxers", "us"}
     assert has_content("the US") and not has_content("for us")
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # an emoji inside the text parts two clauses; at its start or end it is a tag
+        (
+            "\U0001f30b volcanoes in Iceland \U0001f6ab no guided tours",
+            "  volcanoes in Iceland , no guided tours",
+        ),
+        # hashtags: the "#" inside is a space, the tags at the end go
+        ("#vegan brownies minus the banana #baking", " vegan brownies minus the banana        "),
+        # "C#" and "#1" are words of their own
+        ("C# tutorials, #1 hits", "C# tutorials, #1 hits"),
+        # a joined emoji (a zero-width joiner, a variation selector) is one run
+        ("games \U0001f6cb\ufe0f\U0001f3ae for two", "games ,   for two"),
+    ],
+)
+def test_plain_symbols_keeps_every_position(text: str, plain: str) -> None:
+    out = plain_symbols(text)
+    assert out == plain
+    assert len(out) == len(text)
+
+
+def test_plain_symbols_is_linear_on_a_long_run_of_spaces() -> None:
+    """The scan back over the tags at the end does not restart at every space."""
+    text = "a" + " " * 100_000 + "\U0001f680"
+    assert plain_symbols(text) == "a" + " " * 100_001

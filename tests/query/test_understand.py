@@ -23,6 +23,9 @@ from logir.query.understand import looks_like_syntax
         ("ANDROID phones", False),
         ("NOTE-taking apps", False),
         ("films by Nolan", False),
+        # typed all in capitals, "OR" is one more upper-case word
+        ("CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR!!!", False),
+        ('"CHEAP FLIGHTS" OR PORTO', True),
     ],
 )
 def test_looks_like_syntax(text: str, expected: bool) -> None:
