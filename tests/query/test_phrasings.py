@@ -172,10 +172,10 @@ BLIND_SETS = [
     # numbered list's "3) Finland not required." read since session 37)
     ("phrasings_blind9.jsonl", (28, 7, 15), (27, 28, 7, 15)),
     ("phrasings_blind10.jsonl", (28, 7, 15), (19, 28, 7, 15)),
-    # misses left: "nothing with banana" inside a bracket after a dash (w24); "plant proteins that don't contain all nine essential amino acids" and
-    # "sports drinks that don't contain potassium" (w23, w49: predicates planned as exclusions);
-    # without spaCy, "but leave out Elvis, he always hated Elvis" (w15: the comment is told by
-    # its parse)
+    # misses left: "nothing with banana" inside a bracket after a dash (w24); "plant proteins
+    # that don't contain all nine essential amino acids" and "sports drinks that don't contain
+    # potassium" (w23, w49: predicates planned as exclusions); without spaCy, "but leave out
+    # Elvis, he always hated Elvis" (w15: the comment is told by its parse)
     ("phrasings_blind11.jsonl", (28, 7, 15), (22, 26, 5, 15)),
     ("phrasings_blind12.jsonl", (28, 7, 15), (26, 28, 7, 15)),
     # misses left: "cruises that don't stop in Naples? We have been there twice already." (y21,
