@@ -18,6 +18,7 @@ DESCRIBE_THE_ANSWER = [
     "What are the prophets who are named in the Bible but are not mentioned in the Quran?",
     "Find the Roman emperor who ruled from Rome and managed the provinces without leaving Italy.",
     "List the Nolan films that were not shot in IMAX.",
+    "need a phone that isn't expensive",  # a property of the answer, an adjective
     # a noun phrase with a positive predicate and a negated one of its own
     "Processors that supported 16-bit operations but were not compatible with their predecessors.",
     "Microprocessors designed by Intel but not made by Intel.",
@@ -38,6 +39,9 @@ LEAVE_A_TOPIC_OUT = [
     "Find an introduction to the Austrian School that does not include economics",  # a text
     "smartphones that are not made by Apple",  # the only predicate
     "laptops that are cheap but not slow",  # a bare word contrasted
+    # a request's copula with a noun leaves a kind out ("phones other than iPhones")
+    "Find a phone that isn't an iPhone",
+    "need a new phone that's not an iPhone or a Samsung",
     "restaurants in Tokyo that serve sushi or ramen but not tempura",
 ]
 

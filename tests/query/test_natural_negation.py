@@ -2835,6 +2835,11 @@ def test_session_36_wordings(text: str, form: str) -> None:
             "\U0001f30b volcanoes to visit in Iceland \U0001f6ab no guided tours #solotravel",
             '"volcanoes to visit in Iceland" AND NOT "guided tours"',
         ),
+        # a bound after a comma goes on with the request
+        (
+            "hotels not in the city centre, under 100 euros a night",
+            '"hotels, under 100 euros a night" AND NOT "in the city centre"',
+        ),
         # typed all in capitals: "OR" is a word
         (
             "CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR!!!",

@@ -174,7 +174,7 @@ def _instruction(doc: Any, verb: Any, markers: list[Any]) -> bool:
         return False
     for m in markers:
         predicate = _predicate(m) or _elliptical(m)
-        if predicate is None or not _within(predicate, obj):
+        if predicate is None or not _within(predicate, obj) or _names_a_kind(predicate):
             return False
     return True
 
@@ -195,6 +195,15 @@ def _predicate(marker: Any) -> Any | None:
             return None
     anchor = _anchor(marker)
     return anchor if anchor.pos_ in PREDICATES else None
+
+
+def _names_a_kind(verb: Any) -> bool:
+    """``verb`` is a copula whose complement is a noun ("Find a phone that isn't an iPhone"): in
+    a request the negation leaves a kind out, as "phones other than iPhones" would (a question's
+    "What are the capitals that are not the largest city?" still describes its answer)."""
+    return verb.lemma_ == "be" and any(
+        c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") for c in verb.children
+    )
 
 
 def _elliptical(marker: Any) -> Any | None:

@@ -75,6 +75,8 @@ _BOUNDARY = re.compile(
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
     r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)"
+    # a bound after a comma: "not an iPhone or a Samsung, under $400", ", within 10 miles"
+    r"|,\s*(?=(?:under|over|below|above|around|within|less\s+than|more\s+than)\s+[$\u00a3\u20ac]?\d)"
     # a reason after the item: "that arnt sharks becuase sharks are scary"
     rf"|(?<!\s)\s+(?=(?:{_BECAUSE})\s+(?!of\b)[^\W\d_])"
     # a new clause with a pronoun subject: "not the Adonis one, it always makes me sad"
