@@ -37,7 +37,7 @@ from logir.query.natural.negation import (
 )
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
-from logir.query.natural.view import View, plain_symbols, spoken_punctuation
+from logir.query.natural.view import View, plain_symbols, postscript_unmarked, spoken_punctuation
 from logir.query.syntax import QueryTooLong
 
 
@@ -160,7 +160,7 @@ def _read_fields(labelled: list[tuple[str, View]], b: Builder) -> Query | None:
 
 
 def _decompose(text: str, b: Builder) -> Query:
-    v = _drop_frame(View.of(spoken_punctuation(plain_symbols(text))), b)
+    v = _drop_frame(View.of(spoken_punctuation(postscript_unmarked(plain_symbols(text)))), b)
     labelled = fields(v)
     if labelled is not None:
         cues, spans = list(b.cues), dict(b.spans)

@@ -115,7 +115,9 @@ _ALREADY = (
     r"|(?:written|wrote)(?:\s+up)?)\s+(?:(?:all|enough|plenty)\s+)?"
     r"(?:about\s+|on\s+)?"
     # "I've read tons about X": no "already", but a quantity says it is done
-    r"|(?:read|seen|studied|heard|done)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much)\s+"
+    # ("I've read the stuff on praise and growth mindset, so something other than that")
+    r"|(?:read|seen|studied|heard|done)\s+(?:tons|loads|lots|plenty|enough|a\s+lot|so\s+much"
+    r"|(?:all\s+)?the\s+(?:stuff|material|books|articles|bits))\s+"
     r"(?:about|on)\s+"
     # "we've had quite enough of Hercule Poirot": what one is tired of is left out
     r"|had\s+(?:quite\s+|more\s+than\s+)?enough\s+(?:of|about)\s+"
@@ -495,6 +497,10 @@ _NOT_FOLLOW_EXCEPT = (
     # a liking, not a negation: "my son can't get enough of spongebob", "can't help but laugh",
     # "the gadgets i couldn't live without"
     r"|get\s+enough|help\s+but|live\s+without"
+    # "my hands aren't what they used to be"; "I didn't know.", "we don't mind": a state of the
+    # writer, no item
+    r"|what\s+(?:it|they|he|she|i|we|you)\s+used\s+to"
+    r"|(?:know|care|mind|remember)(?=\s*(?:[.;!?]|$))"
 )
 #: "but not" and an adverb that ends the clause qualifies what comes before: "series that
 #: converge but not absolutely", "but not uniformly" (not a topic left out)
@@ -691,6 +697,11 @@ CUES: tuple[Cue, ...] = (
         # after an article or "or": "Spain minus Madrid", "beatles albums minus abbey road", "ip
         # addressing minus ipv6" (not "the minus strand", "a minus sign", "plus or minus one")
         r"|(?<=[\w)\]])(?<!\bor)\s+minus\s+(?=(?-i:[A-Z])|(?:any|anything|all|those|the)\b)"
+        # "... in Pennsylvania ... minus the Amish quilts", ", minus the sequels"
+        rf"|(?:,|\.{{3}}|\u2026|{DASH})\s*minus\s+(?=(?:the|any|all|those|these)\b)"
+        # "median rent by metro 2015-2023 minus nyc and sf" (not "10 minus x", "5 minus two")
+        r"|(?<=\d)\s+minus\s+(?!(?:one|two|three|four|five|six|seven|eight|nine|ten|half)\b)"
+        r"(?=[^\W\d_]{2})"
         r"|(?<=[a-z)\]])(?<!\bor)(?<!\bthe)(?<!\ba)(?<!\ban)\s+minus\s+"
         r"(?!(?:strand|strands|sign|signs|end|ends|one|zero|infinity|sense|polarity)\b)(?=[a-z])"
         # "sans" (not "sans serif", "comic sans") and "bar" (not "bar none", "a bar of") before
@@ -1046,7 +1057,7 @@ CUES: tuple[Cue, ...] = (
         # is left out; the request follows it
         rf"^\s*(?:(?:so|and|but|ok|okay|well)\b[,\s]*){{0,2}}{_ALREADY}",
         "fronted",
-        key="already|tons|loads|lots|plenty|enough|lot|much",
+        key="already|tons|loads|lots|plenty|enough|lot|much|stuff|material|books|articles|bits",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1064,7 +1075,8 @@ CUES: tuple[Cue, ...] = (
         r"|(?:(?:my|our|the|his|her|their)\s+(?:[\w'\u2019-]+\s+){1,2}|(?:she|he|they)\s+)?"
         r"(?:has\s+|have\s+|had\s+)?already\s+(?:told|explained\s+to|taught)\s+(?:me|us|her|him|them)\s+"
         r"(?:(?:all|everything|plenty|enough)\s+)?(?:about|on)\s+)",
-        key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained|covered",
+        key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained|covered|stuff"
+        "|material|books|articles|bits",
     ),
     _cue(
         NEGATION_DISLIKE,

@@ -79,6 +79,8 @@ _BOUNDARY = re.compile(
     r"|,\s*(?=(?:under|over|below|above|around|within|less\s+than|more\s+than)\s+[$\u00a3\u20ac]?\d)"
     # a reason after the item: "that arnt sharks becuase sharks are scary"
     rf"|(?<!\s)\s+(?=(?:{_BECAUSE})\s+(?!of\b)[^\W\d_])"
+    # "ignoring the mongolian sites since i surveyed those myself" (not "since 1990")
+    r"|(?<!\s)\s+(?=since\s+(?:i|we|you|they|he|she|it|my|our)\s)"
     # a new clause with a pronoun subject: "not the Adonis one, it always makes me sad"
     # (in lower case: "The Heart, She Holler" is a title)
     r"|,\s*(?-i:(?=(?:it|it['\u2019]s|they|they['\u2019]re|he|she|[iI]|[iI]['\u2019]m|we|you)\s+\w))"
@@ -166,7 +168,10 @@ _FRONTED_END = re.compile(rf",|;|:|{DASH}\s")
 #: "apart from X what else ..."
 _FRONTED_STOP = re.compile(
     rf",\s*(?:please|pls|plz)\b[\s.;,!]*|{_FRONTED_END.pattern}|\s+(?:please|pls|plz)\b\s*"
-    r"|\s+(?=(?:what|which|who|where|how|any)\s+(?:other|else|more)\b)",
+    r"|\s+(?=(?:what|which|who|where|how|any)\s+(?:other|else|more)\b)"
+    # "besides neonicotinoids what's driving bumblebee declines?": the question proper
+    r"|\s+(?=(?:what|who|where|how|why|which)(?:['\u2019]s|\s+(?:is|are|was|were|do|does|did|can"
+    r"|could|else))\b)",
     re.I,
 )
 #: what sets a stretch of the clause off from the one before it
@@ -543,7 +548,11 @@ _PREFERS = re.compile(
 )
 #: what is wanted instead, after an excluded item and a comma ("I've read enough on autophagy,
 #: so something else, e.g. lipid droplets"): it goes on with the request
-_REDIRECT = re.compile(r"\s*(?:(?:so|but|and)\s+)?(?:something|anything|everything)\s+else\b", re.I)
+_REDIRECT = re.compile(
+    r"\s*(?:(?:so|but|and)\s+)?(?:something|anything|everything)\s+"
+    r"(?:else|other\s+than\s+(?:that|this|those|these|them|it))\b",
+    re.I,
+)
 #: a question after an excluded item and a comma (", how they are organised", ", do they
 #: exist?"): it ends the item
 #: and is left out of the positive part too, whose words say the topic (its words still count
@@ -579,7 +588,9 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
     if _ASKS_ON.match(text, at):
         # ("Disregarding its draft, what else can you tell me about X?": where the item opens
         # the clause, the question after it is the request)
-        return comma.start(), has_content(text[:cue_start])
+        # (the clause's own words, not an earlier sentence's: "Long shift. Besides student loans,
+        # what are the ways to pay ...?")
+        return comma.start(), has_content(text[_sentence_start(text, cue_start) : cue_start])
     if _listed_end(text, start) is not None:
         return None
     if _FED_UP.match(text, at):
@@ -601,7 +612,9 @@ def _said_after_item(text: str, cue_start: int, start: int, stop: int) -> tuple[
 _CLAUSE_START = re.compile(r"[:;.?!(]|\s[-\u2013\u2014]+\s")
 
 
-_REASON_WORD = re.compile(rf"\s+(?:{_BECAUSE})\s+(?!of\b)", re.I)
+_REASON_WORD = re.compile(
+    rf"\s+(?:(?:{_BECAUSE})\s+(?!of\b)|since\s+(?=(?:i|we|you|they|he|she|it|my|our)\s))", re.I
+)
 #: what opens a request or a question after a dash, not a comment ("— I want cheap ones",
 #: "— what are the best?")
 _ASKS_OPEN = re.compile(
@@ -610,6 +623,14 @@ _ASKS_OPEN = re.compile(
     re.I,
 )
 _SENTENCE_OVER = re.compile(r"[.?!;]+(?:\s|$)")
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence that holds ``at`` starts (after the last stop before it)."""
+    start = 0
+    for m in _SENTENCE_OVER.finditer(text, 0, at):
+        start = m.end()
+    return start
 
 
 def _sentence_end(text: str, start: int) -> int:
@@ -940,6 +961,9 @@ _BACK_REFERENCE = re.compile(
     r"|(?:those|these)\s+ones)?",
     re.I,
 )
+#: an item that ends by pointing back at one left out before it ("skip lilies, we already have
+#: a client handout on those"): a comment on that item, not a second one
+_POINTS_BACK = re.compile(r"\s(?:on|about|of|for|with)\s+(?:those|them|it|that|these)\s*$", re.I)
 _WHY_OR_YESNO = re.compile(
     # (not "is there a puppy food that isn't chicken-based?": a search for one that exists)
     rf"^\s*(?:why|how\s+come|(?!(?:is|are)\s+there\s+(?:a|an|any|some)\b)(?:{AUX})\b|{NT})",
@@ -1044,9 +1068,15 @@ def negations(v: View, b: Builder) -> Clause:
         if h.name == NEGATION_DONT_MENTION:
             concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
         if h.name in EXCLUDING_CUES:
-            concepts = [chat_dropped(item) for c in concepts for item in split_list(c)]
+            # (each item cleaned as the whole was: "w/o rodent studies or anything on shift
+            # workers")
+            concepts = [
+                chat_dropped(clean_negated(item)) for c in concepts for item in split_list(c)
+            ]
         concepts = [without_article(c) for c in concepts]
-        back = bool(negated) and all(_BACK_REFERENCE.fullmatch(c.text) for c in concepts)
+        back = bool(negated) and all(
+            _BACK_REFERENCE.fullmatch(c.text) or _POINTS_BACK.search(c.text) for c in concepts
+        )
         if back or not all(c.has_content() for c in concepts):
             if back:
                 # "can we leave the boy bands out? she's not interested in those": the pronoun

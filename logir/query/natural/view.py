@@ -89,7 +89,10 @@ class View:
                 continue
             if ch == ",":
                 k = SPACES.match(text, j).end()
-                if k >= n or text[k] in _TIDY_BEFORE or (last and last in ",(;:"):
+                cut_after_stop = (  # "MSN. [cut], what ...": a stop, then a cut, then the comma
+                    last in ".?!" and out_p and out_p[-1] and out_p[-1][-1] + 1 != pos[i]
+                )
+                if k >= n or text[k] in _TIDY_BEFORE or (last and last in ",(;:") or cut_after_stop:
                     continue
             elif ch in ".?!;:" and last == ",":
                 out_t.pop()
@@ -385,6 +388,17 @@ def plain_symbols(text: str) -> str:
         if ch == "#" and (i == 0 or text[i - 1].isspace()) and text[i + 1 : i + 2].isalpha():
             chars[i] = " "
     return "".join(chars)
+
+
+#: a postscript's mark at a sentence's start ("P.S. ignore anything about ...", "PS: ..."; not
+#: "PS5")
+_POSTSCRIPT = re.compile(r"(?:^|(?<=[.?!)]\s)|(?<=\n))[ \t]*(?:p\.\s?s\.|ps\b:?)", re.I)
+
+
+def postscript_unmarked(text: str) -> str:
+    """``text`` with each postscript's mark written as spaces, so that what follows reads as a
+    sentence of its own, padded to the same length."""
+    return _POSTSCRIPT.sub(lambda m: " " * len(m.group()), text)
 
 
 def spoken_punctuation(text: str) -> str:
