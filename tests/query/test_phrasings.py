@@ -200,6 +200,15 @@ BLIND_SETS = [
     # an exclusion
     ("phrasings_blind17.jsonl", (28, 7, 15), (15, 27, 7, 15)),
     ("phrasings_blind18.jsonl", (28, 7, 15), (20, 26, 6, 14)),
+    # 19: long messages, the background first (24 of 28 at first read); no form matches because
+    # the background sentences stay in the positive part, which the writer's forms leave out.
+    # Misses left: "boiler designs ... that don't use copper -- copper has gotten stupid
+    # expensive" (pb1906, a property with a reason) ranks flat; "small towns that paid for road
+    # repair without raising property taxes" (pb1911, a predicate) is planned as an exclusion
+    # 20: database searchers' shorthand (24 of 28 at first read). Misses left: "statins or CCBs
+    # bar amlodipine" (pb2012: "bar" after a plural, unread)
+    ("phrasings_blind19.jsonl", (28, 7, 15), (0, 26, 6, 15)),
+    ("phrasings_blind20.jsonl", (28, 7, 15), (30, 27, 7, 15)),
 ]
 
 

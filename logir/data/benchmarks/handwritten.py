@@ -241,6 +241,8 @@ SET_CORPORA = {
     "scifact52": "scifact",
     "scifact53": "scifact",
     "scifact55": "scifact",
+    "scifact56": "scifact",
+    "scifact57": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -1461,6 +1461,10 @@ NEG_TAIL = re.compile(
     # "outside the alzheimer's context"
     r"|(?<=['\u2019]s)\s+context\s*$"
     r"|\s+(?:themselves|itself|himself|herself|as\s+such)\s*$"
+    # "skip the leukemia papers", "no ES cell papers": the kind of text, not the topic left out
+    # (not "white papers", "term papers": a kind of text named so; not "taxation of papers")
+    r"|(?<!\bwhite)(?<!\bterm)(?<!\bposition)(?<!\bworking)(?<!\btoilet)(?<!\bwall)(?<!\bof)"
+    r"(?<!\bon)\s+(?:papers|articles)\s*$"
     # "Not software libraries, obviously."
     r"|,\s*(?:obviously|of\s+course|naturally|clearly)\s*$"
     # "excluding the boston tea party obviously"
