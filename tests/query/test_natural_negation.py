@@ -2861,6 +2861,148 @@ def test_session_37_wordings(no_spacy: None, text: str, form: str) -> None:
     assert read(text).logical_form == form
 
 
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        # spoken: fillers go, a correction before an instruction reads as a comma
+        (
+            "okay so um hiking trails around denver actually skip the ones up by boulder",
+            '"hiking trails around denver" AND NOT "ones up by boulder"',
+        ),
+        (
+            "italian restaurants near me that do takeout no wait not pizza places",
+            '"italian restaurants near me that do takeout" AND NOT "pizza places"',
+        ),
+        (
+            "used cars under fifteen thousand dollars oh and not hondas my brother had a bad one",
+            '"used cars under fifteen thousand dollars" AND NOT "hondas"',
+        ),
+        (
+            "laptop for college under eight hundred bucks uh rule out chromebooks",
+            '"laptop for college under eight hundred bucks" AND NOT "chromebooks"',
+        ),
+        (
+            "horror novels from the eighties and um cross off anything by stephen king",
+            '"horror novels from the eighties" AND NOT "stephen king"',
+        ),
+        (
+            "jazz albums from the sixties um actually take out miles davis everybody always"
+            " recommends him",
+            '"jazz albums from the sixties" AND NOT "miles davis"',
+        ),
+        (
+            "latest news about the mars rover um hold the budget stuff",
+            '"latest news about the mars rover" AND NOT "budget"',
+        ),
+        (
+            "movies like inception um i've already seen interstellar so that one doesn't count",
+            '"movies like inception" AND NOT "interstellar"',
+        ),
+        (
+            "songs for a wedding first dance no country though",
+            '"songs for a wedding first dance" AND NOT "country"',
+        ),
+        (
+            "history podcasts anything but world war two i'm so sick of it",
+            '"history podcasts" AND NOT "world war two"',
+        ),
+        (
+            "good dividend stocks excluding like banks and oil companies",
+            '"good dividend stocks" AND NOT "banks and oil companies"',
+        ),
+        # forum posts
+        (
+            "big fantasy series like Wheel of Time, already read everything by Sanderson",
+            '"big fantasy series like Wheel of Time" AND NOT "Sanderson"',
+        ),
+        (
+            "note-taking app for work meetings? please don't suggest Notion, IT blocks it",
+            '"note-taking app for work meetings" AND NOT "Notion"',
+        ),
+        (
+            "day trips from Lisbon? Sintra = been there done that",
+            '"day trips from Lisbon" AND NOT "Sintra"',
+        ),
+        (
+            "10 days in Japan in april, want to steer clear of Tokyo this time",
+            '"10 days in Japan in april" AND NOT "Tokyo"',
+        ),
+        (
+            "ngl I'm so over sourdough. any other bread baking projects for a weekend?",
+            '"any other bread baking projects for a weekend" AND NOT "sourdough"',
+        ),
+        (
+            "hard pass on jump scares. psychological horror movie recs?",
+            '"psychological horror movie recs" AND NOT "jump scares"',
+        ),
+        (
+            "body wash recs, can't stand anything vanilla scented",
+            '"body wash recs" AND NOT "vanilla scented"',
+        ),
+        (
+            "easy weeknight dinners, allergic to shellfish so nothing with shrimp",
+            '"easy weeknight dinners, allergic to shellfish" AND NOT "shrimp"',
+        ),
+        (
+            "spanish learning apps, Duolingo need not apply",
+            '"spanish learning apps" AND NOT "Duolingo"',
+        ),
+        (
+            "true crime podcasts but not Serial lol everyone recs that one",
+            '"true crime podcasts" AND NOT "Serial"',
+        ),
+        (
+            "hotels near the french quarter and i don't want bourbon street it's way too loud",
+            '"hotels near the french quarter" AND NOT "bourbon street"',
+        ),
+        (
+            "board games for 2 players, skip Catan and Ticket to Ride we own both",
+            '"board games for 2 players" AND NOT "Catan" AND NOT "Ticket to Ride"',
+        ),
+        (
+            "podcast recs for a 6 hour drive. tl;dr no politics",
+            '"podcast recs for a 6 hour drive" AND NOT "politics"',
+        ),
+        (
+            "national parks in utah we already did zion and arches so those are out",
+            '"national parks in utah" AND NOT "zion" AND NOT "arches"',
+        ),
+        (
+            "ways to save money on groceries and i'm not talking about coupons",
+            '"ways to save money on groceries" AND NOT "coupons"',
+        ),
+        # and what they must leave alone
+        ("the movies we already watched together", '"the movies we already watched together"'),
+        ("books we already read in class", '"books we already read in class"'),
+        (
+            "Aside from her role in 10 Things I Hate About You, what other roles has Julia"
+            " Stiles played?",
+            '"what other roles has Julia Stiles played"'
+            ' AND NOT "role in 10 Things I Hate About You"',
+        ),
+        ("horror movies that are actually not bad", '"horror movies that are actually not bad"'),
+        (
+            "How do cells actually remove methyl groups from their DNA?",
+            '"How do cells actually remove methyl groups from their DNA?"',
+        ),
+        ("the exam is anything but easy", '"the exam is anything but easy"'),
+        ("restaurants that do take out food", '"restaurants that do take out food"'),
+        (
+            "I'm over the moon about these gardening books",
+            '"I\'m over the moon about these gardening books"',
+        ),
+        (
+            "Except ferrets (obviously lol), which exotic pets are legal?",
+            '"which exotic pets are legal" AND NOT "ferrets (obviously lol)"',
+        ),
+    ],
+)
+def test_session_38_wordings(no_spacy: None, text: str, form: str) -> None:
+    from logir.query.reading import read
+
+    assert read(text).logical_form == form
+
+
 def test_a_comment_sentence_after_the_exclusion_is_cut() -> None:
     """A sentence after the excluded item whose subject opens it and that asks for nothing
     comments on the item (told by spaCy's parse): it is in neither part, and the item it names

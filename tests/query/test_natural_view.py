@@ -12,6 +12,7 @@ from logir.query.natural.view import (
     has_content,
     is_function_word,
     plain_symbols,
+    spoken_fillers,
 )
 from tests.query.natural_cases import T
 
@@ -102,3 +103,38 @@ def test_plain_symbols_is_linear_on_a_long_run_of_spaces() -> None:
     """The scan back over the tags at the end does not restart at every space."""
     text = "a" + " " * 100_000 + "\U0001f680"
     assert plain_symbols(text) == "a" + " " * 100_001
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # fillers go, padded with spaces
+        ("um so my dog has itchy skin", "   so my dog has itchy skin"),
+        ("okay so like ways to save money", "             ways to save money"),
+        ("dividend stocks excluding like banks", "dividend stocks excluding      banks"),
+        # a correction or a pause before an instruction or a new subject is a comma
+        (
+            "trails near denver actually skip boulder",
+            "trails near denver," + " " * 9 + "skip boulder",
+        ),
+        ("takeout no wait not pizza", "takeout,        not pizza"),
+        ("inception um i've seen it", "inception," + " " * 3 + "i've seen it"),
+        # "no ... though" at the end, typed with no comma
+        ("songs for a dance no country though", "songs for a dance,no country though"),
+        # left as they are: a copula before "actually", "like" as a preposition, capitals,
+        # "no" as the object of a verb
+        ("movies that are actually not bad", "movies that are actually not bad"),
+        ("movies like inception", "movies like inception"),
+        ("UM hospital ER visits", "UM hospital ER visits"),
+        ("i have no idea though", "i have no idea though"),
+    ],
+)
+def test_spoken_fillers_keeps_every_position(text: str, plain: str) -> None:
+    out = spoken_fillers(text)
+    assert out == plain
+    assert len(out) == len(text)
+
+
+def test_spoken_fillers_is_linear_on_a_long_list() -> None:
+    text = "films, excluding " + ", ".join(["um no"] * 20_000) + " though"
+    assert len(spoken_fillers(text)) == len(text)

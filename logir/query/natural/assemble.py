@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from logir.errors import LogirError
 from logir.limits import MAX_NATURAL_CHARS
-from logir.query.ast import Not, Query, Term
+from logir.query.ast import Not, Query, Term, is_purely_negative
 from logir.query.natural.build import Builder, all_of, any_of
 from logir.query.natural.fields import fields, leaves_out
 from logir.query.natural.lexicon import (
@@ -37,7 +37,13 @@ from logir.query.natural.negation import (
 )
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
-from logir.query.natural.view import View, plain_symbols, postscript_unmarked, spoken_punctuation
+from logir.query.natural.view import (
+    View,
+    plain_symbols,
+    postscript_unmarked,
+    spoken_fillers,
+    spoken_punctuation,
+)
 from logir.query.syntax import QueryTooLong
 
 
@@ -160,7 +166,9 @@ def _read_fields(labelled: list[tuple[str, View]], b: Builder) -> Query | None:
 
 
 def _decompose(text: str, b: Builder) -> Query:
-    v = _drop_frame(View.of(spoken_punctuation(postscript_unmarked(plain_symbols(text)))), b)
+    v = _drop_frame(
+        View.of(spoken_fillers(spoken_punctuation(postscript_unmarked(plain_symbols(text))))), b
+    )
     labelled = fields(v)
     if labelled is not None:
         cues, spans = list(b.cues), dict(b.spans)
@@ -194,7 +202,8 @@ def _decompose(text: str, b: Builder) -> Query:
             )
             if q is not None:
                 parts.append(q)
-        if parts and any(not isinstance(p, Not) for p in parts):
+        # (an item can be purely negative without being a NOT: "by don't mention not films")
+        if parts and any(not is_purely_negative(p) for p in parts):
             return all_of(parts)
         b.cues[:] = [c for c in b.cues if c == FRAME_DROPPED]
         b.spans.clear()

@@ -305,6 +305,10 @@ POSTPOSED = (
     r"|(?:is|are|falls?|lies?)\s+outside\s+what\s+(?:im|i|we)(?:\s*['\u2019]m|\s+am|\s*['\u2019]re|\s+are)?\s+"
     r"(?:need|want|search(?:ing)?\s+for|look(?:ing)?\s+for|after|asking\s+for|ask\s+for)"
     r"|(?:is|are|was|were)\s+(?:already\s+(?:covered|done|dealt\s+with)|covered\s+already)"
+    # "paris, rome and barcelona are all done", "Duolingo need not apply", "Sintra = been there
+    # done that"
+    r"|(?:is|are)\s+all\s+done|need\s+not\s+apply"
+    r"|(?:=\s*|(?:is|was)\s+)?been\s+there,?\s+done\s+that"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
     r"|(?:hold|holds|has|have)\s+no\s+interest\s+for\s+(?:me|us)"
@@ -501,6 +505,9 @@ _NOT_FOLLOW_EXCEPT = (
     # writer, no item
     r"|what\s+(?:it|they|he|she|i|we|you)\s+used\s+to"
     r"|(?:know|care|mind|remember)(?=\s*(?:[.;!?]|$))"
+    # "i've already seen interstellar so that one doesn't count": a verdict on an item named
+    # before, no item of its own
+    r"|count(?=\s*(?:[.;!?,)]|$))"
 )
 #: "but not" and an adverb that ends the clause qualifies what comes before: "series that
 #: converge but not absolutely", "but not uniformly" (not a topic left out)
@@ -663,6 +670,9 @@ CUES: tuple[Cue, ...] = (
         # (set off by a comma: "more emphasis on the Army and less on the Guard" describes the
         # answer)
         r"|,\s*(?:and|but)\s+(?:much\s+|far\s+)?less\s+(?:so\s+)?(?:in|on|about)\b"
+        # "history podcasts anything but world war two": run on after a plural (not "it's
+        # anything but easy")
+        rf"|(?=\s+(?:anything|everything)\s+but\b){_AFTER_PLURAL}\s+(?:anything|everything)\s+but\b"
         # "hotels anywhere but paris", "manor houses somewhere outside England": a place left out
         rf"|(?<=[\w.])\s+anywhere\s+but\b|(?:(?<=[\w.,])\s+|{DASH}\s*)(?:somewhere|anywhere)\s+"
         r"outside(?:\s+of)?\b"
@@ -817,7 +827,7 @@ CUES: tuple[Cue, ...] = (
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
         r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned|ones|kind|type"
-        r"|guy|place)"
+        r"|guy|place|apply)"
         rf"{_VERDICT_END}"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bbring\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -860,8 +870,15 @@ CUES: tuple[Cue, ...] = (
         # no request)
         r"|drop(?:ping)?\s+(?=(?:the|all|any|anything|everything|those|these|that|this)\b)"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
+        # a speaker's strike-through: "scratch the ones with a layover", "cross off anything by
+        # stephen king", "rule out chromebooks", "take out miles davis" (not "take out food")
+        r"|scratch\s+(?=(?:the|all|any|anything|everything|those|these|that)\b)|cross\s+off"
+        r"|rule\s+out|take\s+out\s+(?!(?:food|orders?|menus?|options?|places?|only|service)\b)"
         # "pls dont give me the cloning debate", "but ditch the alchemy stuff"
         r"|(?:do\s+not|don['\u2019]?t)\s+give\s+(?:me|us)|ditch\s+(?=(?:the|all|any)\b)"
+        # "please don't suggest Notion", "hard pass on jump scares", "i'll pass on the musicals"
+        r"|(?:do\s+not|don['\u2019]?t)\s+(?:suggest|recommend)|(?:a\s+)?hard\s+pass\s+on"
+        r"|(?:i|we)(?:\s*['\u2019]ll|\s+will)\s+pass\s+on"
         # "hold the IV fluid / HES papers pls", "hold the inuit languages" (as an order is given;
         # not "hold the line", "hold the record")
         r"|hold\s+(?=(?:the|all|any)\s+(?!(?:line|door|phone|fort|key|keys|record|records|title|breath"
@@ -877,7 +894,8 @@ CUES: tuple[Cue, ...] = (
         # "I'd like the material to steer clear of X", "stay clear of X"
         r"|(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:like|prefer|want)\s+(?:it|them|the\s+[\w-]+)\s+to\s+"
         # "but i want to steer clear of the migraine studies"
-        r"|(?:i|we)\s+(?:want|need|mean|plan|intend)\s+to\s+)?"
+        # (", want to steer clear of Tokyo this time": the subject left out)
+        r"|(?:(?:i|we)\s+)?(?:want|need|mean|plan|intend)\s+to\s+)?"
         r"(?:steer|stay|keep)(?:ing)?\s+(?:well\s+)?clear\s+of"
         # a request passed on that names nothing of it: "she said nothing on braudel"
         rf"|{_REPORTER}\s+said\s+nothing\s+(?:on|about|of)"
@@ -890,6 +908,7 @@ CUES: tuple[Cue, ...] = (
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear|give|ditch"
         "|hold"
+        "|scratch|cross|rule|take|suggest|recommend|pass"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -932,7 +951,9 @@ CUES: tuple[Cue, ...] = (
         # "- please nothing about HIV", "... outside latin america — so no mexican brewers"
         rf"|{DASH}\s*(?:(?:though|although|so|only)\s+)?{_PLEASE}"
         # "Devon branch already traced so no Devon results": the reason, then what to leave out
-        r"|(?<=[^\W\d_])\s+so\s+(?=no\s+(?!(?:one|longer|more|matter|doubt|need|way|idea)\b))"
+        r"|(?<=[^\W\d_])\s+so\s+(?=no\s+(?!(?:one|longer|more|matter|doubt|need|way|idea)\b)"
+        # ("allergic to shellfish so nothing with shrimp")
+        r"|nothin(?:g|['\u2019])?\s+(?:with|containing|made\s+with)\s)"
         # after a closing bracket: "epics from asia (gilgamesh, ramayana type stuff) no greek ones"
         r"|(?<=\))\s+(?:please\s+|just\s+)?"
         r"|\b(?:with|having|containing)\s+"
@@ -951,7 +972,7 @@ CUES: tuple[Cue, ...] = (
         r"|(?<=[^\W\d_])"
         rf"{_OBJECT_OF}"
         r"\s+(?=(?:no|nothing\s+(?:about|on))\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}"
-        r"(?:pls|plz|please)\b"
+        r"(?:pls|plz|please|though|tho)\b"
         r"|nothing\s+(?:about|on)\s+[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2}\s*$))"
         rf"(?:no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)"
         # "decisions nobody explained - no reason given": a state of the answer, not a topic
@@ -995,8 +1016,12 @@ CUES: tuple[Cue, ...] = (
         # ("i am not needing the vaccine part")
         r"(?:like|love|enjoy|want|need|needing|wanting|require|care\s+(?:for|about|bout|abt)|fancy"
         # ("toddler breakfast ideas?? he won't touch eggs")
-        r"|eat|drink|mean|touch|stand|tolerate)\b",
-        key=r"like|love|enjoy|want|need|require|care|fancy|eat|drink|mean|touch|stand|tolerate",
+        r"|eat|drink|mean|touch|stand|tolerate)\b"
+        # "body wash recs, can't stand anything vanilla scented": set off, the subject left out
+        rf"|(?:[,;(]\s*|(?<=[\w)\]])[.?!]+\s*|{DASH}\s*)(?:(?:really|just|honestly)\s+)?"
+        r"(?:can['\u2019]?t|cannot|can\s+not)\s+(?:stand|tolerate|handle|eat|drink)\b",
+        key=r"like|love|enjoy|want|need|require|care|fancy|eat|drink|mean|touch|stand|tolerate"
+        r"|handle",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1033,15 +1058,18 @@ CUES: tuple[Cue, ...] = (
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)"
         r"|they(?:\s+are|\s*['\u2019]re))\s+not\s+(?:really\s+)?(?:after|looking\s+for"
         # ("... stem cells? I am not asking about trisomy 21 disease models")
-        r"|asking\s+(?:about|for)"
+        r"|asking\s+(?:about|for)|talking\s+(?:about|abt)"
         # "science museums for my kids, we're not into art galleries"
         r"|(?:that\s+|too\s+|very\s+|so\s+|big\s+)?into)\b"
         # "i'm sick of hearing about eamon ryan", "we are tired of reading about X"
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|though|although)\s+)"
         # ("he's sick of spider-man tho": the one the search is for)
+        r"(?:(?:ngl|tbh|tbf|honestly|lol)\s+)?"
         r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are|(?:he|she)(?:\s*['\u2019]s|\s+is)"
-        r"|they(?:\s*['\u2019]re|\s+are))\s+(?:so\s+|really\s+)?(?:sick|tired)\s+of"
-        r"(?:\s+(?:hearing|reading|seeing|watching)(?:\s+about)?)?\b"
+        r"|they(?:\s*['\u2019]re|\s+are))\s+(?:(?:so\s+|really\s+)?(?:sick|tired)\s+of"
+        r"(?:\s+(?:hearing|reading|seeing|watching)(?:\s+about)?)?"
+        # "ngl I'm so over sourdough" (not "over the moon", "over 60": a degree word first)
+        r"|(?:so|soo+|totally|completely|really|kinda|kind\s+of)\s+over\s+(?!(?:the\s+moon|it)\b))\b"
         # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
         # (a determiner must follow: "not after 1990" is a date)
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
@@ -1049,6 +1077,8 @@ CUES: tuple[Cue, ...] = (
         # "- not looking for omega-3 / fish oil papers" (a date never follows "looking for")
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?looking\s+for\b",
         key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired|into"
+        "|over"
+        "|talking"
         "|asking",
     ),
     _cue(
@@ -1070,13 +1100,31 @@ CUES: tuple[Cue, ...] = (
         r"|episode)|in\s+(?:a|an|the)\s+(?:previous|earlier|last|other)\s+(?:episode|season|segment"
         r"|lecture|class|piece))\b)"
         # "roman emperors - already did augustus": no subject, as typed
+        # (", already read everything by Sanderson", ", already seen the Expanse")
         r"|already\s+(?:covered|did|done\s+with)\s+"
+        r"|already\s+(?:read|seen|watched|tried|played|visited|own)\s+"
+        r"(?!(?:live|before|it|them|those|these|that|this|twice|once|enough|all|plenty|some|a\s+lot"
+        r"|lots)\b)"
         # "my eye doctor already told me all about glaucoma": someone has told them about it
         r"|(?:(?:my|our|the|his|her|their)\s+(?:[\w'\u2019-]+\s+){1,2}|(?:she|he|they)\s+)?"
         r"(?:has\s+|have\s+|had\s+)?already\s+(?:told|explained\s+to|taught)\s+(?:me|us|her|him|them)\s+"
         r"(?:(?:all|everything|plenty|enough)\s+)?(?:about|on)\s+)",
         key="already|tons|loads|lots|plenty|enough|lot|much|told|taught|explained|covered|stuff"
         "|material|books|articles|bits",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
+        # "national parks in utah we already did zion and arches": run on after a noun, with an
+        # object named (not "the parks we already visited in 2019": a relative clause)
+        # (not after a relative: "which I have already read a great deal about")
+        r"(?<=[^\W\d_]\s)(?<!\bwhich\s)(?<!\bthat\s)(?<!\bwho\s)(?<!\bwhom\s)"
+        r"(?:we|i)(?:\s*['\u2019]ve|\s+have)?\s+already\s+(?:did|done|visited|saw"
+        r"|seen|read|tried|watched|played)\s+(?!(?:in|on|at|last|this|before|with|for|to|and|so"
+        r"|but|it|them|those|that|these|twice|once|all|together|again|recently|yesterday|today"
+        r"|here|there|earlier|lately|too|as|ourselves|myself|or|when|while|because|since|a\s+lot"
+        r"|a\s+(?:great|good)\s+deal|lots|plenty|enough|much|about)\b)"
+        r"(?=[^\W\d_])",
+        key="already",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1550,6 +1598,27 @@ NEG_ASIDE = re.compile(
     r"|\s+(?:(?:because|since|as|cos|coz|cuz)\s+)?(?:we|i)(?:\s*['\u2019]ve|\s+have)?\s+already\s+"
     r"(?:read|saw|seen|did|done|covered|know)\b"
     r"|\s+(?:my|our)\s+[\w'\u2019-]+\s+already\s+(?:saw|seen|did|read|has|had|knows|knew|went)\b"
+    # a clause after the item that ends on a pronoun pointing back at it ("Notion, IT blocks
+    # it", "cilantro, my wife hates it")
+    # (a subject and a verb in -s: not "relics, sainthood or schools named after him")
+    r"|,\s*(?!(?:or|and|nor)\b)(?:[\w'\u2019-]+\s+){1,2}[a-z]+s\s+(?:it|them|him|her)\s*[.!]?\s*$"
+    # a comment run on after the item with no comma: "Serial lol everyone recs that one",
+    # "bourbon street it's way too loud", "cable knit ones they're too hard for me", "world war
+    # two i'm so sick of it", "videos i hate watching videos", "catan and ticket to ride we own
+    # both", "the expanse and BSG so those are out", "hondas my brother had a bad one"
+    r"|\s+(?:(?:lol|lmao|haha|ngl)\b(?!\s*\))"
+    r"|every(?:one|body|1)\s+(?:always\s+)?(?:recs?|recommends?|suggests?|says|knows|loves"
+    r"|picks)\b"
+    r"|(?:it|they|that)\s*(?:['\u2019](?:s|re)|\s+(?:is|are))\s+"
+    r"(?:(?:way|far|much|just|so|really|kinda)\s+)?too\s"
+    r"|i(?:\s*['\u2019]?m|\s+am)\s+(?:so\s+|really\s+)?(?:sick|tired|bored)\s+of\b"
+    # (the verb in lower case: not the title "10 Things I Hate About You")
+    r"|(?-i:[iI]\s+(?:really\s+)?(?:hate|can['\u2019]?t\s+stand|despise))\b"
+    r"|(?:we|i)\s+(?:already\s+)?own(?:\s+(?:both|them|it|all|those|that|one)\b|\s*$)"
+    r"|(?:so\s+)?(?:those|that(?:\s+one)?|they|it)\s+(?:are|is)\s+out\b"
+    r"|so\s+(?:those|that(?:\s+one)?|they|it)\s+(?:doesn['\u2019]?t|don['\u2019]?t|does\s+not|do\s+not"
+    r"|won['\u2019]?t)\s+count\b"
+    r"|my\s+[\w'\u2019-]+\s+(?:had|has|got|owned|owns)\s+(?:a|an|one|the)\s)"
     # "glaucoma so not that": no comma
     r"|\s+so\s+not\s+(?:him|her|them|that|it|those)\b"
     # (its pronoun already read as a relative one and cut: "glaucoma so not")

@@ -414,3 +414,78 @@ def spoken_punctuation(text: str) -> str:
 
     out = _SPOKEN.sub(mark, text)
     return _SPOKEN_PERIOD.sub(".      ", out) if commas else out
+
+
+#: the words after which "like" is a filler ("but like", "excluding like")
+_LIKE_AFTER = ("but", "and", "or", "so", "excluding", "except", "just")
+#: a copula or a relative before "actually": "movies that are actually not bad" is no correction
+_COPULA_BEFORE = (
+    *("are", "is", "was", "were", "be", "been", "am", "that", "who", "which", "it's"),
+    *("do", "does", "did"),
+)
+#: verbs and prepositions whose object a "no" opens ("there is no sugar", "i have no idea")
+_NO_OBJECT_OF = (
+    *("is", "was", "are", "were", "be", "been", "has", "have", "had", "know", "knew"),
+    *("says", "said", "with", "of", "means", "there", "get", "got", "need", "want"),
+    *("see", "saw", "make", "made", "do", "does", "did"),
+)
+
+
+#: a filler a speaker or a chatty writer puts between words ("um", "uh", "erm"; not "UM" or "ER"
+#: in capitals, names), with a space or the text's edge on both sides
+_FILLER = re.compile(
+    r"(?<!\S)(?:[Uu]m+|[Uu]h+|[Uu]hm+|[Ee]rm+|[Hh]mm+)(?=\s|[,.?!]|$)"
+    # "tl;dr" before what a long post comes down to
+    r"|(?<!\S)[Tt][Ll];?[Dd][Rr]:?(?=\s)"
+    # a chatty opening: "okay so", "ok so like", "so like"
+    r"|^\s*(?:(?:[Oo]kay|[Oo]k|[Aa]lright)\s+so|[Ss]o\s+(?=like\b))(?:\s+like\b)?"
+    # "like" as a filler after a conjunction or an exclusion's word ("but like nothing about X",
+    # "excluding like banks"; not "movies like inception", "things i like")
+    r"|like(?:"
+    + "|".join(rf"(?<=\b{w}\slike)" for w in _LIKE_AFTER)
+    + r")(?=\s+\w)(?!\s+(?:this|that|these"
+    r"|those|it|them|him|her|me|us)\b)"
+)
+
+#: a speaker's correction or pause before a new clause ("denver actually skip the ones by
+#: boulder", "takeout no wait not pizza places", "oh and not hondas", "bucks uh rule out
+#: chromebooks", "inception um i've already seen interstellar"): read as a comma. A pause ("um",
+#: "uh") counts only before an instruction or a subject that opens a clause of its own
+_INSTRUCTION = (
+    r"skip|scratch|forget|take\s+out|cross\s+off|rule\s+out|leave\s+out|exclude|ditch"
+    r"|not|no(?!\s+(?:longer|more|one|doubt|matter)\b)|none|nothing"
+)
+#: more instructions after a pause only ("rover um hold the budget stuff"; not "cells actually
+#: remove")
+_PAUSED = r"hold|drop|cut|remove"
+_CORRECTION = re.compile(
+    r"(?=\s+(?:(?:and|but|so)\s+)?(?:oh|um|uh|erm|actually|no|wait)\b)(?<=[^\W\d_])"
+    + "".join(rf"(?<!\b{w})" for w in _COPULA_BEFORE)
+    + r"\s+(?:(?:and|but|so)\s+)?(?:"
+    r"(?:(?:oh|um|uh)\s+)?(?:actually|no\s+wait|wait|oh\s+and|oh\s+also|oh)"
+    rf"(?=\s+(?:{_INSTRUCTION})\b)"
+    r"|(?:um+|uh+|erm+)"
+    rf"(?=\s+(?:{_INSTRUCTION}|{_PAUSED}|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re|d)|my|our)\b))",
+    re.I,
+)
+
+
+#: "songs for a first dance no country though", "... no taylor swift pls": an afterthought that
+#: leaves something out, typed with no comma; the comma is read before "no" (the polite word
+#: at the end is cut before any cue is read). Not after a verb or a preposition whose object
+#: "no" opens ("there is no sugar though", "i have no idea though")
+_TAIL_NO = re.compile(
+    r"(?<=[^\W\d_])(?= no\s)"
+    + "".join(rf"(?<!\b{w})" for w in _NO_OBJECT_OF)
+    + r" (?=no\s+[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2}"
+    r"\s+(?:pls|plz|please|though|tho)[\s.!]*$)",
+    re.I,
+)
+
+
+def spoken_fillers(text: str) -> str:
+    """``text`` with fillers written as spaces and a speaker's correction before an exclusion
+    as a comma, padded to the same length, so every position still points at the input."""
+    out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), text)
+    out = _FILLER.sub(lambda m: " " * len(m.group()), out)
+    return _TAIL_NO.sub(",", out)
