@@ -44,6 +44,7 @@ EXPLICIT = frozenset({"syntax", "gold"})
 """Values of ``mode_used`` whose logical form was written out, not inferred from wording."""
 
 _OPERATOR_WORD = re.compile(r"(?<![\w-])(?:AND|OR|NOT)(?![\w-])")
+_MINUS_WORD = re.compile(r"(?<!\S)-[^\W\d_]")
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,10 @@ def looks_like_syntax(text: str) -> bool:
     is upper case, so "OR" is one of them, not an operator)."""
     if '"' in text:
         return True
+    if "(" not in text and _MINUS_WORD.search(text):
+        # "home automation OR media server -kodi -plex": a search-box minus, which the syntax
+        # would keep inside a term; the natural reader reads it as an exclusion
+        return False
     return _OPERATOR_WORD.search(text) is not None and any(ch.islower() for ch in text)
 
 

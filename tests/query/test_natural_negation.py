@@ -2971,7 +2971,54 @@ def test_session_37_wordings(no_spacy: None, text: str, form: str) -> None:
             "ways to save money on groceries and i'm not talking about coupons",
             '"ways to save money on groceries" AND NOT "coupons"',
         ),
+        # learners' calques
+        (
+            "Please to not show me results about iPhone. I search smartphone with good camera",
+            '"I search smartphone with good camera" AND NOT "iPhone"',
+        ),
+        (
+            "weekend trip from Munich by train, neither Salzburg neither Innsbruck",
+            '"weekend trip from Munich by train" AND NOT "Salzburg" AND NOT "Innsbruck"',
+        ),
+        (
+            "learn german grammar online free apart Duolingo",
+            '"learn german grammar online free" AND NOT "Duolingo"',
+        ),
+        (
+            "vegan cake recipe no banana and also no coconut",
+            '"vegan cake recipe" AND NOT "banana" AND NOT "coconut"',
+        ),
+        (
+            "diet for diabetes type 2, remove please everything about keto",
+            '"diet for diabetes type 2" AND NOT "keto"',
+        ),
+        (
+            "Could you please find anime movies good for family evening? Horror is not OK.",
+            '"anime movies good for family evening" AND NOT "Horror"',
+        ),
+        (
+            "electric car charging stations in Shanghai, Tesla supercharger don't want",
+            '"electric car charging stations in Shanghai" AND NOT "Tesla supercharger"',
+        ),
+        # what someone has or cannot have, pointed back at
+        (
+            "dinner ideas for tonight wait my wife is allergic to shellfish so none of that",
+            '"dinner ideas for tonight" AND NOT "shellfish"',
+        ),
+        (
+            "birthday gift ideas for my mom (she has a million candles and mugs, so not those)",
+            '"birthday gift ideas for my mom" AND NOT "candles" AND NOT "mugs"',
+        ),
+        # a search-box minus next to an upper-case OR: natural language, not syntax
+        (
+            "raspberry pi home automation OR media server -kodi -plex",
+            '("raspberry pi home automation" OR "raspberry pi media server")'
+            ' AND NOT "kodi" AND NOT "plex"',
+        ),
         # and what they must leave alone
+        ("couples living apart together", '"couples living apart together"'),
+        ("neither here nor there", '"neither here nor there"'),
+        ("the results are not OK", '"the results are not OK"'),
         ("the movies we already watched together", '"the movies we already watched together"'),
         ("books we already read in class", '"books we already read in class"'),
         (

@@ -308,6 +308,11 @@ POSTPOSED = (
     # "paris, rome and barcelona are all done", "Duolingo need not apply", "Sintra = been there
     # done that"
     r"|(?:is|are)\s+all\s+done|need\s+not\s+apply"
+    # "Horror is not OK.", "The military part is not interesting for me.", "Tesla supercharger
+    # don't want" (a learner's order)
+    r"|(?:is|are)\s+not\s+(?:ok|okay|allowed|welcome|acceptable|an\s+option"
+    r"|interesting\s+(?:for|to)\s+(?:me|us))"
+    r"|(?:i\s+)?(?:do\s+not|don['\u2019]?t)\s+(?:want|need)(?=\s*[.!]?\s*$)"
     r"|(?:=\s*|(?:is|was)\s+)?been\s+there,?\s+done\s+that"
     r"|(?:(?:is|are)\s+)?off\s+the\s+list"
     r"|(?:be|were)\s+(?:left\s+out|omitted|excluded|dropped)(?:\s+(?:entirely|altogether|completely))?"
@@ -563,6 +568,9 @@ _EXCEPTION_WORDS = (
     # the EU", "a part of" misspelt)
     r"|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)(?<!\bbeing\s)"
     r"(?<!\bbecome\s)(?<!\bbecame\s)apart\s+of"
+    # "learn german grammar online free apart Duolingo": "apart" before a name, as a learner
+    # writes "apart from"
+    rf"|(?=apart\s+(?-i:[A-Z])){_APART}"
     r"|not\s+including|not\s+counting|leaving\s+out|omitting|ignoring|disregarding"
     # "I'd like to look beyond melanoma"
     r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
@@ -827,7 +835,7 @@ CUES: tuple[Cue, ...] = (
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
         r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned|ones|kind|type"
-        r"|guy|place|apply)"
+        r"|guy|place|apply|ok|okay|allowed|welcome|acceptable|option|interesting)"
         rf"{_VERDICT_END}"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bbring\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -859,6 +867,8 @@ CUES: tuple[Cue, ...] = (
         # "I want to avoid the paid ones", "we'd like to avoid X"
         r"(?:(?:i|we)\s*(?:want|wanna|need|would\s+like|['\u2019]d\s+like|would\s+prefer"
         r"|['\u2019]d\s+prefer)\s+(?:to\s+)?(?=(?:avoid|exclude|omit|skip|ignore)\b))?"
+        # ", trying to avoid anything with added sugar"
+        r"(?:(?:(?:i|we)\s*(?:['\u2019]m|['\u2019]re|am|are)\s+)?trying\s+to\s+(?=avoid\b))?"
         # "I'd prefer passages that stay away from the olympics": the texts wanted, told by what
         # they keep clear of
         r"(?:(?:(?:i|we)\s*(?:['\u2019]d|would)\s+(?:prefer|like|want)|give\s+(?:me|us)|show\s+(?:me|us))"
@@ -876,6 +886,13 @@ CUES: tuple[Cue, ...] = (
         r"|rule\s+out|take\s+out\s+(?!(?:food|orders?|menus?|options?|places?|only|service)\b)"
         # "pls dont give me the cloning debate", "but ditch the alchemy stuff"
         r"|(?:do\s+not|don['\u2019]?t)\s+give\s+(?:me|us)|ditch\s+(?=(?:the|all|any)\b)"
+        # "Please to not show me results about iPhone", "don't show me anything on keto", as a
+        # learner or a hurried writer puts it
+        r"|(?:to\s+)?(?:not|do\s+not|don['\u2019]?t)\s+show\s+(?:me|us)"
+        r"(?:\s+(?:results|anything|things|stuff|articles|ones|passages))?"
+        r"(?:\s+(?:about|on|with|of|from|for))?"
+        # "remove please everything about keto"
+        r"|(?:remove|exclude)\s+(?:please\s+)?(?=(?:the|all|any|anything|everything|those|these)\b)"
         # "please don't suggest Notion", "hard pass on jump scares", "i'll pass on the musicals"
         r"|(?:do\s+not|don['\u2019]?t)\s+(?:suggest|recommend)|(?:a\s+)?hard\s+pass\s+on"
         r"|(?:i|we)(?:\s*['\u2019]ll|\s+will)\s+pass\s+on"
@@ -908,7 +925,7 @@ CUES: tuple[Cue, ...] = (
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear|give|ditch"
         "|hold"
-        "|scratch|cross|rule|take|suggest|recommend|pass"
+        "|scratch|cross|rule|take|suggest|recommend|pass|show|remove"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -945,7 +962,7 @@ CUES: tuple[Cue, ...] = (
         # after "with", "but", "and" or a comma only: "has no effect" states a predicate;
         # "but nothing with nuts" as "but no nuts" ("nothing but" is no exclusion)
         # (", only nothing from buenos aires", as a learner writes it)
-        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:please\s+)?|[,;]\s*(?:(?:though|although|so|only)\s+)?"
+        r"(?:(?:,|(?<!\s))\s*\b(?:but|and)\s+(?:also\s+)?(?:please\s+)?|[,;]\s*(?:(?:though|although|so|only)\s+)?"
         rf"{_PLEASE}"
         rf"|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s+{_PLEASE}"
         # "- please nothing about HIV", "... outside latin america — so no mexican brewers"
@@ -973,6 +990,9 @@ CUES: tuple[Cue, ...] = (
         rf"{_OBJECT_OF}"
         r"\s+(?=(?:no|nothing\s+(?:about|on))\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}"
         r"(?:pls|plz|please|though|tho)\b"
+        # "vegan cake recipe no banana and also no coconut": a second "no" says the first
+        # leaves something out too
+        r"|no\s+(?:[^\W\d_][\w'\u2019-]*\s+){1,3}(?:and|or)\s+(?:also\s+)?no\s"
         r"|nothing\s+(?:about|on)\s+[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2}\s*$))"
         rf"(?:no\s+(?!(?:{NO_FOLLOW_EXCEPT})\b)"
         # "decisions nobody explained - no reason given": a state of the answer, not a topic
@@ -1125,6 +1145,19 @@ CUES: tuple[Cue, ...] = (
         r"|a\s+(?:great|good)\s+deal|lots|plenty|enough|much|about)\b)"
         r"(?=[^\W\d_])",
         key="already",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
+        # "gift ideas for my mom (she has a million candles and mugs, so not those)", "my wife is
+        # allergic to shellfish so none of that": what someone has or cannot have, then a word
+        # pointing back at it
+        rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and|wait)\s+|^)"
+        r"(?:she|he|they|we|i|(?:my|our)\s+[\w'\u2019-]+)\s+(?:already\s+)?"
+        r"(?:has|have|had|owns?|(?:is|are|am|['\u2019]s|['\u2019]re|['\u2019]m)\s+allergic\s+to|hates?"
+        r"|can['\u2019]?t\s+(?:eat|have|stand|drink))\s+"
+        r"(?:(?:a\s+million|so\s+many|too\s+many|plenty\s+of|lots\s+of|tons\s+of|enough)\s+)?"
+        r"(?=[^,;.?!()]{1,60}?(?:\s+|,\s*)so\s+(?:not|none\s+of)\s+(?:those|that|them|it|these)\b)",
+        key=r"so\s+(?:not|none)",
     ),
     _cue(
         NEGATION_DISLIKE,
@@ -1607,6 +1640,7 @@ NEG_ASIDE = re.compile(
     # two i'm so sick of it", "videos i hate watching videos", "catan and ticket to ride we own
     # both", "the expanse and BSG so those are out", "hondas my brother had a bad one"
     r"|\s+(?:(?:lol|lmao|haha|ngl)\b(?!\s*\))"
+    r"|so\s+(?:not|none\s+of)(?:\s+(?:those|that|them|it|these)\b|\s*$)"
     r"|every(?:one|body|1)\s+(?:always\s+)?(?:recs?|recommends?|suggests?|says|knows|loves"
     r"|picks)\b"
     r"|(?:it|they|that)\s*(?:['\u2019](?:s|re)|\s+(?:is|are))\s+"

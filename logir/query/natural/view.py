@@ -464,6 +464,8 @@ _CORRECTION = re.compile(
     + r"\s+(?:(?:and|but|so)\s+)?(?:"
     r"(?:(?:oh|um|uh)\s+)?(?:actually|no\s+wait|wait|oh\s+and|oh\s+also|oh)"
     rf"(?=\s+(?:{_INSTRUCTION})\b)"
+    # "dinner ideas for tonight wait my wife is allergic to shellfish": a new subject
+    r"|wait(?=\s+(?:my|our|i|we|she|he|they)\b)"
     r"|(?:um+|uh+|erm+)"
     rf"(?=\s+(?:{_INSTRUCTION}|{_PAUSED}|i|i['\u2019](?:ve|m|d)|we|we['\u2019](?:ve|re|d)|my|our)\b))",
     re.I,
@@ -483,9 +485,31 @@ _TAIL_NO = re.compile(
 )
 
 
+_NEITHER = re.compile(r"\bneither\b", re.I)
+_CLAUSE_MARK = re.compile(r"[,;.?!]")
+
+
+def _second_neither_as_nor(text: str) -> str:
+    """ "neither Salzburg neither Innsbruck", as a learner writes "neither ... nor": the second
+    "neither" of a clause read as "nor", padded to the same length."""
+    out = text
+    last: re.Match[str] | None = None
+    for m in _NEITHER.finditer(text):
+        if (
+            last is not None
+            and m.start() - last.end() <= 60
+            and not _CLAUSE_MARK.search(text, last.end(), m.start())
+        ):
+            out = out[: m.start()] + "nor    " + out[m.end() :]
+            last = None
+            continue
+        last = m
+    return out
+
+
 def spoken_fillers(text: str) -> str:
     """``text`` with fillers written as spaces and a speaker's correction before an exclusion
     as a comma, padded to the same length, so every position still points at the input."""
-    out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), text)
+    out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), _second_neither_as_nor(text))
     out = _FILLER.sub(lambda m: " " * len(m.group()), out)
     return _TAIL_NO.sub(",", out)
