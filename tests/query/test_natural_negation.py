@@ -3015,7 +3015,75 @@ def test_session_37_wordings(no_spacy: None, text: str, form: str) -> None:
             '("raspberry pi home automation" OR "raspberry pi media server")'
             ' AND NOT "kodi" AND NOT "plex"',
         ),
+        # texting
+        (
+            "cozy games for switch, stardew is a no for me ive played it to death",
+            '"cozy games for switch" AND NOT "stardew"',
+        ),
+        (
+            "miss me with pumpkin spice \U0001f644 what fall drinks at starbucks r actually good",
+            '"what fall drinks at starbucks r actually good" AND NOT "pumpkin spice"',
+        ),
+        (
+            "horror movies to watch w friends \U0001f383 jumpscares give me the ick so skip those",
+            '"horror movies to watch w friends" AND NOT "jumpscares"',
+        ),
+        (
+            "how to make friends at a new school. and pls dont say join a club",
+            '"how to make friends at a new school" AND NOT "join a club"',
+        ),
+        (
+            "ngl im so done w fortnite, free shooter games on pc?",
+            '"free shooter games on pc" AND NOT "fortnite"',
+        ),
+        (
+            "spring break trips for cheap \u2014 florida is not it",
+            '"spring break trips for cheap" AND NOT "florida"',
+        ),
+        (
+            "not a fan of jazz, what music for studying",
+            '"what music for studying" AND NOT "jazz"',
+        ),
+        # professional shorthand, and what only looks like a negation there
+        (
+            "tensile testing standards for polymers (already have ASTM D638, so not that one)",
+            '"tensile testing standards for polymers" AND NOT "ASTM D638"',
+        ),
+        (
+            "Ideas for teaching persuasive writing to year 9. We've done debate formats to death"
+            " so leave those out.",
+            '"Ideas for teaching persuasive writing to year 9" AND NOT "debate formats"',
+        ),
+        (
+            "non-compete enforceability by US state, drop California (we know the answer there)",
+            '"non-compete enforceability by US state" AND NOT "California"',
+        ),
+        (
+            "UK contractor day rates excl. VAT for senior data engineers",
+            '"UK contractor day rates excl. VAT for senior data engineers"',
+        ),
+        ("revenue sources other than taxes", '"revenue sources" AND NOT "taxes"'),
+        (
+            "deduction choices, excluding tax withholding estimates",
+            '"deduction choices" AND NOT "tax withholding estimates"',
+        ),
+        (
+            "postgres partial index for WHERE col IS NOT NULL queries",
+            '"postgres partial index for WHERE col IS NOT NULL queries"',
+        ),
+        (
+            "fatal: not a git repository during docker build",
+            '"fatal: a git repository during docker build"',
+        ),
         # and what they must leave alone
+        (
+            "she's done with school, universities abroad",
+            '"she\'s done with school, universities abroad"',
+        ),
+        (
+            "ritual sacrifice in old myths - no aleister crowley, he gives me the creeps",
+            '"ritual sacrifice in old myths" AND NOT "aleister crowley"',
+        ),
         ("couples living apart together", '"couples living apart together"'),
         ("neither here nor there", '"neither here nor there"'),
         ("the results are not OK", '"the results are not OK"'),

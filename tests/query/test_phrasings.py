@@ -225,6 +225,17 @@ BLIND_SETS = [
     # a fronted "Not Netflix but HBO ..." (pb2414) rank flat
     ("phrasings_blind23.jsonl", (28, 7, 15), (34, 27, 6, 14)),
     ("phrasings_blind24.jsonl", (28, 7, 15), (11, 26, 7, 15)),
+    # 25: teenagers texting ("miss me with X", "X is a no for me", "X give me the ick so skip
+    # those", "im so done w X, ...") and 26: professionals, with error messages and price bases
+    # that only look like negations ("fatal: not a git repository", "excl. VAT", "IS NOT NULL"),
+    # read first at 01f9ad5 (16 and 24 of 28 exclusions; 9 of 15 none in set 26). Misses left:
+    # "outfit ideas ... that arent all black" (pb2505), "whey?? absolutely not" (pb2510), a
+    # fronted "besides bts and blackpink what kpop groups ..." (pb2512) and "keep the serial
+    # killer ones away from me" after an emoji (pb2521) rank flat; "NHS never events" (pb2625),
+    # "non-GAAP" (pb2621, read as non-X) and x-free compounds judged no negation (pb2547,
+    # pb2639) are read as negations
+    ("phrasings_blind25.jsonl", (28, 7, 15), (15, 24, 7, 13)),
+    ("phrasings_blind26.jsonl", (28, 7, 15), (37, 27, 6, 12)),
 ]
 
 

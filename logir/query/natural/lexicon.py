@@ -172,7 +172,12 @@ POSTPOSED = (
     # "east asian calligraphy isn't wanted", "anyone from breaking bad can sit this one out"
     r"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+wanted|(?:can|could|may)\s+sit\s+(?:this|it)\s+(?:one\s+)?out"
     # "houston's a no", "the cruise ports are a no-go", "reality shows are a hard pass"
-    r"|(?:(?:is|are)\s+)?a\s+(?:no(?:[\s-]go)?|(?:hard\s+)?pass)(?:\s+from\s+(?:me|us))?"
+    r"|(?:(?:is|are)\s+)?a\s+(?:no(?:[\s-]go)?|(?:hard\s+)?pass)(?:\s+(?:from|for)\s+(?:me|us))?"
+    # "jumpscares give me the ick", "whey?? absolutely not", "florida is not it"
+    # (not "he gives me the creeps": a comment on an item named before)
+    r"|(?<!\bhe\s)(?<!\bshe\s)(?<!\bit\s)(?<!\bthey\s)gives?\s+me\s+the\s+(?:ick|creeps)"
+    r"|(?:\?+\s*|!+\s*)?(?:absolutely|hell|heck|definitely|def)\s+(?:not|no)"
+    r"|(?:is|are)\s+not\s+it(?=\s*(?:[.!]|$))"
     # "nfl ones dont help me"
     rf"|{_DOES_NOT}\s+help\s+(?:me|us)"
     # "the rules stuff can wait", "the hell side can be left for another meeting"
@@ -344,6 +349,9 @@ SPACED_DASH = re.compile(rf"{DASH}\s")
 #: where a verdict after its item ends: the clause's end, a chat word, a reason, or when it holds
 _VERDICT_END = (
     r"\s*(?:[.;?!(),\]]|$|\s(?:tho|though|cos|coz|cuz|because|since|lol|lmao|haha|tbh|imo|ngl)\b"
+    # a comment run on with its own subject ("stardew is a no for me ive played it to death")
+    r"|\s(?:i\s*['\u2019]?ve|ive|i\s*['\u2019]?m|im|i\s+(?:have|am|already|just|hate|can['\u2019]?t))\b"
+    r"|\s+so\s+(?:skip|drop|leave)\s+(?:those|them|it|that)\b"
     rf"|\s(?:{FOR_NOW})\b)"
 )
 
@@ -510,6 +518,8 @@ _NOT_FOLLOW_EXCEPT = (
     # writer, no item
     r"|what\s+(?:it|they|he|she|i|we|you)\s+used\s+to"
     r"|(?:know|care|mind|remember)(?=\s*(?:[.;!?]|$))"
+    # "WHERE col IS NOT NULL": a database's test, not a topic
+    r"|null\b"
     # "i've already seen interstellar so that one doesn't count": a verdict on an item named
     # before, no item of its own
     r"|count(?=\s*(?:[.;!?,)]|$))"
@@ -559,10 +569,19 @@ def _cue(
     )
 
 
+#: what a price is quoted without ("day rates excl. VAT", "hotel rates excluding tax"): a basis of
+#: the figure, not a topic left out
+_PRICE_BASIS = (
+    r"(?!\s+(?:VAT|GST|HST|sales\s+tax|tax(?:es)?|tips?|gratuity|shipping|postage|delivery|fees"
+    r"|service\s+charge)"
+    # (the word ends the phrase: not "excluding tax withholding estimates", a topic)
+    r"(?=\s*(?:[,.;:)!?]|$|\s(?:for|in|on|per|and|or|from|at|to|only|included)\b)))"
+)
+
 _EXCEPTION_WORDS = (
     # ("megakaryocytes - everything other stuff than the endomitosis")
     # ("other then", as typed; not "other then-current")
-    r"excluding|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+(?:(?:stuff|things?)\s+)?th(?:an|en(?!-))"
+    rf"excluding{_PRICE_BASIS}|exclude|excepting|exc?ept(?:\s+for)?|(?<!\bnone\s)other\s+(?:(?:stuff|things?)\s+)?th(?:an|en(?!-))"
     r"|apart\s+from|aside\s+from|besides"
     # "football players of argentina apart of messi", as a learner writes it (not "is apart of
     # the EU", "a part of" misspelt)
@@ -575,7 +594,8 @@ _EXCEPTION_WORDS = (
     # "I'd like to look beyond melanoma"
     r"|(?:(?:i|we)\s*(?:would|['\u2019]d)\s+like\s+to\s+|(?:i|we)\s+want\s+to\s+)?look(?:ing)?\s+beyond"
     r"|outside\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|free\s+of(?!\s+charge\b)"
-    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+(?:aside|to\s+one\s+side)|excl\b\.?"
+    r"|with\s+the\s+exception\s+of|(?:leaving|setting|putting)\s+(?:aside|to\s+one\s+side)"
+    rf"|excl\b\.?{_PRICE_BASIS}"
     r"|exclusive\s+of|to\s+the\s+exclusion\s+of|as\s+distinct\s+from"
 )
 
@@ -807,7 +827,7 @@ CUES: tuple[Cue, ...] = (
         # (a bracketed list inside the item is part of it: "keep the chinese state hacking
         # (operation aurora, ghostnet) out of it")
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)|(?<=\s)\([^()]{1,40}\)){1,60}?"
-        r"\s+(?:out|alone|off\s+the\s+(?:list|table))\b)"
+        r"\s+(?:out|alone|off\s+the\s+(?:list|table)|away(?:\s+from\s+(?:me|us))?)\b)"
         # "-- don't bring the slavery question into it"
         r"|(?:do\s+not|don['\u2019]?t)\s+bring\s+"
         r"(?=(?:[^,;.?!()]|(?<=\s\w)\.(?=\s)){1,60}?\s+into\s+(?:it|this|that)\b)"
@@ -835,7 +855,7 @@ CUES: tuple[Cue, ...] = (
         r"|equation|mix|excl|him|her|round|list|quiz|set|game|episode|show|segment|point|purposes|shelf|alone"
         r"|assessment|report|summary|piece|project|purpose|topic|assignment|essay|plenty|lots|lot"
         r"|these|paper|thesis|talk|article|class|lesson|lecture|newsletter|banned|ones|kind|type"
-        r"|guy|place|apply|ok|okay|allowed|welcome|acceptable|option|interesting)"
+        r"|guy|place|away|apply|ok|okay|allowed|welcome|acceptable|option|interesting|ick|creeps|absolutely|hell|heck|definitely|def)"
         rf"{_VERDICT_END}"
         r"|\b(?:not\s+relevant|irrelevant)\s+(?:to|for)\s|\bleft\s+out\s+of\s"
         r"|\bleave\s|\bleaving\s|\bkeep\s|\bbring\s|\bset(?:ting)?\s|\bput(?:ting)?\s|\bfor\s+(?:another|a\s+later"
@@ -878,7 +898,7 @@ CUES: tuple[Cue, ...] = (
         r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|only\s+)?(?:avoid(?:ing)?|exclude|omit|leave\s+out|ignore|disregard"
         # "drop anything done in east asian cohorts" (a determiner after it: "drop in sales" is
         # no request)
-        r"|drop(?:ping)?\s+(?=(?:the|all|any|anything|everything|those|these|that|this)\b)"
+        r"|drop(?:ping)?\s+(?=(?:the|all|any|anything|everything|those|these|that|this)\b|(?-i:[A-Z]))"
         r"|skip(?:ping)?|forget(?:ting)?(?:\s+about)?|spare\s+(?:me|us|her|him|them)"
         # a speaker's strike-through: "scratch the ones with a layover", "cross off anything by
         # stephen king", "rule out chromebooks", "take out miles davis" (not "take out food")
@@ -894,7 +914,11 @@ CUES: tuple[Cue, ...] = (
         # "remove please everything about keto"
         r"|(?:remove|exclude)\s+(?:please\s+)?(?=(?:the|all|any|anything|everything|those|these)\b)"
         # "please don't suggest Notion", "hard pass on jump scares", "i'll pass on the musicals"
-        r"|(?:do\s+not|don['\u2019]?t)\s+(?:suggest|recommend)|(?:a\s+)?hard\s+pass\s+on"
+        # ("pls dont say join a club", "miss me with pumpkin spice", "idc abt crypto", ", pass on
+        # meditation apps")
+        r"|(?:do\s+not|don['\u2019]?t)\s+(?:suggest|recommend|say|tell\s+me(?:\s+to)?)"
+        r"|(?:a\s+)?hard\s+pass\s+on|miss\s+me\s+with|idc\s+(?:abt|about|bout)"
+        r"|pass\s+on\s+(?!to\b)(?=[^\W\d_])"
         r"|(?:i|we)(?:\s*['\u2019]ll|\s+will)\s+pass\s+on"
         # "hold the IV fluid / HES papers pls", "hold the inuit languages" (as an order is given;
         # not "hold the line", "hold the record")
@@ -925,7 +949,7 @@ CUES: tuple[Cue, ...] = (
         r"|articles|papers|passages|texts|sources)(?:\s+(?:on|about|regarding|concerning))?)?)\b",
         key="refrain|avoid|exclude|omit|leave|ignore|disregard|skip|drop|aside|forget|spare|bother|nothing|clear|give|ditch"
         "|hold"
-        "|scratch|cross|rule|take|suggest|recommend|pass|show|remove"
+        "|scratch|cross|rule|take|suggest|recommend|pass|show|remove|say|tell|miss|idc"
         r"|worry|care|away|need|compare|use|grateful|glad|thankful|could|would|interest|rather"
         r"|prefer",
     ),
@@ -1064,7 +1088,7 @@ CUES: tuple[Cue, ...] = (
         r"(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re"
         r"|we\s+are|(?:she|he)(?:\s+is|\s*['\u2019]s)|they(?:\s+are|\s*['\u2019]re))\s+)?"
         r"not\s+(?:really\s+|too\s+|very\s+|that\s+)?(?:(?:interested|intrested|intersted|bothered|concerned)\s+"
-        r"(?:in|about|with|by))\b"
+        r"(?:in|about|with|by)|a\s+(?:big\s+|huge\s+)?fan\s+of)\b"
         # "The patron isn't interested in lawsuits.", "she isn't bothered about X": a subject of
         # one or two words (a pronoun, or "the/my/our ..." and a noun) opening its sentence
         rf"|(?:(?:^|[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|although|though)\s+)"
@@ -1089,7 +1113,11 @@ CUES: tuple[Cue, ...] = (
         r"|they(?:\s*['\u2019]re|\s+are))\s+(?:(?:so\s+|really\s+)?(?:sick|tired)\s+of"
         r"(?:\s+(?:hearing|reading|seeing|watching)(?:\s+about)?)?"
         # "ngl I'm so over sourdough" (not "over the moon", "over 60": a degree word first)
-        r"|(?:so|soo+|totally|completely|really|kinda|kind\s+of)\s+over\s+(?!(?:the\s+moon|it)\b))\b"
+        r"|(?:so|soo+|totally|completely|really|kinda|kind\s+of)\s+over\s+(?!(?:the\s+moon|it)\b)"
+        # "ngl im so done w fortnite"
+        # (not "she's done with school": finished, a fact)
+        r"|(?:(?:so|soo+|totally|completely)\s+|(?<=\bim\s)|(?<=\bi['\u2019]m\s)|(?<=\bi\sam\s)"
+        r"|(?<=\bwe['\u2019]re\s)|(?<=\bwe\sare\s))done\s+(?:with|w/|w)(?=\s))\b"
         # a sentence of its own with the subject left out: ". not after the genetics (SOD1 etc)"
         # (a determiner must follow: "not after 1990" is a date)
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?(?:after|looking\s+for)\s+"
@@ -1097,7 +1125,7 @@ CUES: tuple[Cue, ...] = (
         # "- not looking for omega-3 / fish oil papers" (a date never follows "looking for")
         rf"|(?:(?<=[\w)\]])[.?!]+\s+|{DASH}\s*)not\s+(?:really\s+)?looking\s+for\b",
         key="interested|intrested|intersted|bothered|concerned|care|after|looking|sick|tired|into"
-        "|over"
+        "|over|done|fan"
         "|talking"
         "|asking",
     ),
@@ -1134,6 +1162,15 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_DISLIKE,
+        # "We've done debate formats to death so leave those out": what has been done over and
+        # over is left out
+        rf"(?:^|(?<=[,;.?!(])\s*|{DASH}\s*|\b(?:but|and|so|because|since)\s+)"
+        r"(?:we|i|they)(?:\s*['\u2019]ve|\s+have)\s+(?:already\s+)?(?:done|covered|read|heard)\s+"
+        r"(?=[^,;.?!]{1,60}?\s+to\s+death\b)",
+        key="death",
+    ),
+    _cue(
+        NEGATION_DISLIKE,
         # "national parks in utah we already did zion and arches": run on after a noun, with an
         # object named (not "the parks we already visited in 2019": a relative clause)
         # (not after a relative: "which I have already read a great deal about")
@@ -1152,7 +1189,7 @@ CUES: tuple[Cue, ...] = (
         # allergic to shellfish so none of that": what someone has or cannot have, then a word
         # pointing back at it
         rf"(?:[,;.?!(]\s*|{DASH}\s*|\b(?:but|and|wait)\s+|^)"
-        r"(?:she|he|they|we|i|(?:my|our)\s+[\w'\u2019-]+)\s+(?:already\s+)?"
+        r"(?:(?:she|he|they|we|i|(?:my|our)\s+[\w'\u2019-]+)\s+(?:already\s+)?|already\s+)"
         r"(?:has|have|had|owns?|(?:is|are|am|['\u2019]s|['\u2019]re|['\u2019]m)\s+allergic\s+to|hates?"
         r"|can['\u2019]?t\s+(?:eat|have|stand|drink))\s+"
         r"(?:(?:a\s+million|so\s+many|too\s+many|plenty\s+of|lots\s+of|tons\s+of|enough)\s+)?"

@@ -133,7 +133,13 @@ _ASKS_AFTER = re.compile(
 )
 #: a reason given right after an item is left out, to the end of its clause ("... aside since
 #: everyone already knows about ours")
-_REASON_AFTER = re.compile(r"\s+(?:since|because|cos|coz|cuz)\s+[^.;?!()]*", re.I)
+_REASON_AFTER = re.compile(
+    r"\s+(?:since|because|cos|coz|cuz"
+    # "stardew is a no for me ive played it to death": a comment run on with its own subject
+    r"|(?:i\s*['\u2019]?ve|ive|i\s*['\u2019]?m|im|i\s+(?:have|am|already|just|hate|can['\u2019]?t)))"
+    r"\s+[^.;?!()]*",
+    re.I,
+)
 #: the word after an excluded item that says it is left out ("opioids aside")
 _ASIDE = re.compile(
     # a copula before the word belongs to neither ("anything from marvel is excluded"); the

@@ -507,9 +507,56 @@ def _second_neither_as_nor(text: str) -> str:
     return out
 
 
+#: a text that opens on what the writer does not want, set off by a comma before the request
+#: ("im sick of fortnite, free shooter games on pc?", "not a fan of jazz, what music for
+#: studying"): the comma ends a sentence of its own
+_FRONTED_DISLIKE = re.compile(
+    r"\s*(?:(?:ngl|tbh|honestly|lol|ok|okay|so|well|also)[,\s]+)?(?:"
+    r"(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+(?:(?:so|really|kinda|totally|just)\s+)?"
+    r"(?:sick\s+of|tired\s+of|done\s+(?:with|w)|over|bored\s+(?:of|with)"
+    r"|not\s+(?:interested\s+in|into|a\s+(?:big\s+)?fan\s+of|looking\s+for))"
+    r"|not\s+(?:interested\s+in|into|a\s+(?:big\s+)?fan\s+of|looking\s+for)"
+    r"|(?:i\s+|we\s+)?(?:don['\u2019]?t|do\s+not)\s+(?:want|need|like|care\s+(?:about|for))"
+    r")\s*[^,;.?!]{1,60}?,(?=\s*[^\W\d_][\w'\u2019-]*\s+[^\W\d_])",
+    re.I,
+)
+
+
+#: the label of an error message pasted into a search ("fatal: not a git repository",
+#: "ModuleNotFoundError: No module named 'cv2'", "zsh: command not found: npm")
+_ERROR_LABEL = re.compile(
+    r"(?<![\w.])(?:(?i:fatal|error|warning|zsh|bash|npm\s+ERR!)|[A-Z][A-Za-z]*(?:Error|Exception|Warning))"
+    r"\s*:"
+)
+#: the negation words an error message holds as part of its wording
+_MESSAGE_NEGATION = re.compile(
+    r"\b(?:no|not|cannot|can['\u2019]?t|never|none|nothing|non)\b(?!-)", re.I
+)
+_MESSAGE_REACH = 80
+"""Characters after an error label whose negation words belong to the message."""
+
+
+def _error_messages_quiet(text: str) -> str:
+    """``text`` with the negation words of a pasted error message written as spaces: "not a git
+    repository" is what the message says, not what the search leaves out."""
+    label = _ERROR_LABEL.search(text)
+    if label is None:
+        return text
+    end = min(len(text), label.end() + _MESSAGE_REACH)
+    return (
+        text[: label.end()]
+        + _MESSAGE_NEGATION.sub(lambda m: " " * len(m.group()), text[label.end() : end])
+        + text[end:]
+    )
+
+
 def spoken_fillers(text: str) -> str:
-    """``text`` with fillers written as spaces and a speaker's correction before an exclusion
-    as a comma, padded to the same length, so every position still points at the input."""
-    out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), _second_neither_as_nor(text))
+    """``text`` with fillers written as spaces, a speaker's correction before an exclusion as a
+    comma, and the comma after an opening dislike as a full stop, padded to the same length, so
+    every position still points at the input."""
+    out = _error_messages_quiet(_second_neither_as_nor(text))
+    out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), out)
     out = _FILLER.sub(lambda m: " " * len(m.group()), out)
-    return _TAIL_NO.sub(",", out)
+    out = _TAIL_NO.sub(",", out)
+    first = _FRONTED_DISLIKE.match(out)
+    return out if first is None else out[: first.end() - 1] + "." + out[first.end() :]
