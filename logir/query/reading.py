@@ -82,16 +82,34 @@ class Reading:
 
 
 def looks_like_syntax(text: str) -> bool:
-    """True when ``text`` holds a double quote or an upper-case whole-word AND, OR or NOT, in a
-    text not typed all in capitals ("CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR": every word
-    is upper case, so "OR" is one of them, not an operator)."""
+    """True when ``text`` holds a double quote or an upper-case whole-word AND, OR or NOT, unless
+    the text is a sentence typed all in capitals ("CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR":
+    every word is upper case, so "OR" is one of them, not an operator)."""
     if '"' in text:
         return True
     if "(" not in text and _MINUS_WORD.search(text):
         # "home automation OR media server -kodi -plex": a search-box minus, which the syntax
         # would keep inside a term; the natural reader reads it as an exclusion
         return False
-    return _OPERATOR_WORD.search(text) is not None and any(ch.islower() for ch in text)
+    if _OPERATOR_WORD.search(text) is None:
+        return False
+    return any(ch.islower() for ch in text) or not _capitals_are_words(text)
+
+
+def _capitals_are_words(text: str) -> bool:
+    """In a text with no lower-case letter, whether AND/OR/NOT are ordinary words of a sentence
+    typed in capitals: it has sentence punctuation or three words in a row between operators
+    ("CHEAP FLIGHTS TO LISBON OR PORTO"), where a form such as "A AND NOT B" has neither."""
+    if "(" in text:
+        return False
+    if any(ch in text for ch in ",.!?;:"):
+        return True
+    run = 0
+    for word in text.split():
+        run = 0 if word in ("AND", "OR", "NOT") else run + 1
+        if run >= 3:
+            return True
+    return False
 
 
 _SPAN_SEARCH_CHARS = 10_000

@@ -43,6 +43,19 @@ def _offline_cache(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 
 
 @pytest.fixture
+def one_thread() -> object:
+    """Torch on one thread while the test runs: a row's vector is then the same bits whatever
+    runs beside it (with two threads, MKL on an AVX-512 Xeon split a pass of 3 to 9 rows
+    otherwise than one of 1, 2 or 12, and a vector moved by about 1e-7; see textalone)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture
 def scorer() -> DenseScorer:
     return DenseScorer.build(CORPUS, show_progress=False)
 
@@ -182,7 +195,7 @@ def test_loading_the_model_draws_no_bar_and_leaves_the_setting_alone(
             hf_logging.disable_progress_bar()
 
 
-def test_a_document_vector_is_its_text_encoded_alone(scorer: DenseScorer) -> None:
+def test_a_document_vector_is_its_text_encoded_alone(one_thread: None, scorer: DenseScorer) -> None:
     # documents go through the query path: each vector depends on its own text only, so a
     # passage searched for by its own text scores 1 to float rounding, in any corpus
     np.testing.assert_array_equal(scorer.embeddings, scorer.embed(CORPUS))
@@ -191,7 +204,7 @@ def test_a_document_vector_is_its_text_encoded_alone(scorer: DenseScorer) -> Non
 
 
 def test_a_corpus_is_encoded_in_chunks_to_the_same_vectors(
-    scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
+    one_thread: None, scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(dense, "_ALONE_CHUNK", 2)  # token ids of two texts held at a time
     got = dense._embed_texts(dense.encoder_for(), CORPUS, 64, False)
@@ -199,7 +212,7 @@ def test_a_corpus_is_encoded_in_chunks_to_the_same_vectors(
 
 
 def test_an_interrupted_build_resumes_from_its_chunks(
-    scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
+    one_thread: None, scorer: DenseScorer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LOGIR_CACHE", str(cache_root()) + "-resume")  # not the fixture's cache
     monkeypatch.setattr(dense, "_ALONE_CHUNK", 2)  # chunks of 2, 2 and 1 texts

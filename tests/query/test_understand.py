@@ -26,6 +26,11 @@ from logir.query.understand import looks_like_syntax
         # typed all in capitals, "OR" is one more upper-case word
         ("CHEAP FLIGHTS TO LISBON OR PORTO, NO RYANAIR!!!", False),
         ('"CHEAP FLIGHTS" OR PORTO', True),
+        # a short form in capitals is still a form
+        ("A AND NOT B", True),
+        ("NOT B", True),
+        ("(COVID OR FLU) AND NOT MRNA", True),
+        ("COVID VACCINE TRIALS NOT MRNA", False),
         # a search-box minus is no part of the syntax: the text is read as natural language
         ("home automation OR media server -kodi -plex", False),
         ("(a OR b) AND NOT c -d", True),
