@@ -874,6 +874,26 @@ CASES: list[tuple[str, Query]] = [
         And(T("biopics, historical dramas, real events"), Not(T("true crime"))),
     ),
     ("comedies, horror is out for now", And(T("comedies"), Not(T("horror")))),
+    # a fronted "Not X but Y": Y is wanted, X left out ("not only X but also Y" is no exclusion)
+    (
+        "Not Netflix but HBO shows with a female detective as the lead",
+        And(T("HBO shows with a female detective as the lead"), Not(T("Netflix"))),
+    ),
+    (
+        "not Python but Rust tutorials for beginners",
+        And(T("Rust tutorials for beginners"), Not(T("Python"))),
+    ),
+    ("not bad but cheap wines", T("not bad but cheap wines")),
+    # "but neither with X" and no "nor": none of the things asked for has X
+    (
+        "thai soups or vietnamese soups but neither with coconut milk",
+        And(Or(T("thai soups"), T("vietnamese soups")), Not(T("coconut milk"))),
+    ),
+    # ... nor what happened, told as the reason
+    (
+        "Budget mechanical keyboard recs? Logitech is off the table after my last one died",
+        And(T("Budget mechanical keyboard recs"), Not(T("Logitech"))),
+    ),
     # what the writer has already written up; "out of scope for my essay"; "X: exclude them"
     (
         "relatives of famous people. I have already written up Muhammad Ali's relatives, so "

@@ -352,6 +352,8 @@ _VERDICT_END = (
     # a comment run on with its own subject ("stardew is a no for me ive played it to death")
     r"|\s(?:i\s*['\u2019]?ve|ive|i\s*['\u2019]?m|im|i\s+(?:have|am|already|just|hate|can['\u2019]?t))\b"
     r"|\s+so\s+(?:skip|drop|leave)\s+(?:those|them|it|that)\b"
+    # a reason told as what happened ("logitech is off the table after my last one died")
+    r"|\safter\s+(?:my|our|i|we|mine|ours)\b"
     rf"|\s(?:{FOR_NOW})\b)"
 )
 
@@ -642,6 +644,12 @@ _BAR_NOT_BEFORE = (
 #: gerund ("stadiums outside england", "IFN signalling outside antiviral defence")
 _OUTSIDE_AFTER = rf",|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
 
+#: what "not" opens where "Not X but Y" is no exclusion of X ("not only", "not bad but")
+_NOT_BUT_FALSE = (
+    r"only|just|sure|really|that|so|too|even|quite|exactly|necessarily|always|much|many|yet|now"
+    r"|bad|all|everyone|everything|every|a|an|one|the\s+cheapest|the\s+best|very"
+)
+
 CUES: tuple[Cue, ...] = (
     _cue(
         NEGATION_PARENTHETICAL,
@@ -682,7 +690,9 @@ CUES: tuple[Cue, ...] = (
         rf"{DASH}\s))"
         r"|not(?!\s+(?:only|just|sure|really|that|so|too|even|quite|exactly|necessarily|always"
         r"|much|many|yet|now|bad|all|everyone|everything|every)\b)"
-        rf"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{{0,40}}?{DASH}\s))\b",
+        rf"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{{0,40}}?{DASH}\s)"
+        # "Not Netflix but HBO shows with ...": a short item, then "but" and what is wanted
+        rf"|not(?!\s+(?:{_NOT_BUT_FALSE})\b)(?=(?:\s+[^\s,;:.?!]+){{1,4}}\s+but\s+(?!(?:not|also|only|still)\b)\w))\b",
         "fronted",
     ),
     _cue(

@@ -134,7 +134,7 @@ _ASKS_AFTER = re.compile(
 #: a reason given right after an item is left out, to the end of its clause ("... aside since
 #: everyone already knows about ours")
 _REASON_AFTER = re.compile(
-    r"\s+(?:since|because|cos|coz|cuz"
+    r"\s+(?:since|because|cos|coz|cuz|after(?=\s+(?:my|our|i|we|mine|ours)\b)"
     # "stardew is a no for me ive played it to death": a comment run on with its own subject
     r"|(?:i\s*['\u2019]?ve|ive|i\s*['\u2019]?m|im|i\s+(?:have|am|already|just|hate|can['\u2019]?t)))"
     r"\s+[^.;?!()]*",
@@ -180,6 +180,8 @@ _FRONTED_STOP = re.compile(
     r"|could|else))\b)",
     re.I,
 )
+#: where the item of a fronted "Not X but Y" ends
+_FRONTED_BUT = re.compile(r"\s+but\s+", re.I)
 #: what sets a stretch of the clause off from the one before it
 _STRETCH_START = re.compile(rf"{_FRONTED_END.pattern}|[.?!](?=\s)")
 
@@ -369,6 +371,12 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     if h.kind in ("aside", "fronted"):
         # "opioids aside": the item runs to its cue word; "excluding X, ...": to the comma
         m = (_ASIDE if h.kind == "aside" else _FRONTED_STOP).search(text, h.cue_end)
+        if h.kind == "fronted" and text[h.cue_start : h.cue_end].strip().lower() == "not":
+            # "Not Netflix but HBO shows": the item ends at "but" (the cue saw it within four
+            # words), unless a stop comes first
+            but = _FRONTED_BUT.search(text, h.cue_end)
+            if but and (not m or but.start() < m.start()):
+                m = but
         if not m:
             return
         h.neg_end, h.cut_end = m.start(), m.end()

@@ -507,6 +507,22 @@ def _second_neither_as_nor(text: str) -> str:
     return out
 
 
+#: "but neither with coconut milk" with no "nor": neither of the things asked for, read as "none"
+_LONE_NEITHER = re.compile(
+    r"\bbut\s+neither(?=\s+(?:with|containing|using|made|having|involving|including|featuring)\b)",
+    re.I,
+)
+_NOR = re.compile(r"\bnor\b", re.I)
+
+
+def _lone_neither_as_none(text: str) -> str:
+    """ "thai or vietnamese soup recipes but neither with coconut milk": a "neither" with no "nor"
+    anywhere in the text means none of them, read as "none", padded to the same length."""
+    if _NOR.search(text) is not None:
+        return text
+    return _LONE_NEITHER.sub(lambda m: m.group()[:-7] + "none   ", text)
+
+
 #: a text that opens on what the writer does not want, set off by a comma before the request
 #: ("im sick of fortnite, free shooter games on pc?", "not a fan of jazz, what music for
 #: studying"): the comma ends a sentence of its own
@@ -554,7 +570,7 @@ def spoken_fillers(text: str) -> str:
     """``text`` with fillers written as spaces, a speaker's correction before an exclusion as a
     comma, and the comma after an opening dislike as a full stop, padded to the same length, so
     every position still points at the input."""
-    out = _error_messages_quiet(_second_neither_as_nor(text))
+    out = _error_messages_quiet(_lone_neither_as_none(_second_neither_as_nor(text)))
     out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), out)
     out = _FILLER.sub(lambda m: " " * len(m.group()), out)
     out = _TAIL_NO.sub(",", out)
