@@ -243,6 +243,8 @@ SET_CORPORA = {
     "scifact55": "scifact",
     "scifact56": "scifact",
     "scifact57": "scifact",
+    "excluir44": "excluir",
+    "negconstraint38": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
