@@ -889,6 +889,16 @@ CASES: list[tuple[str, Query]] = [
         "thai soups or vietnamese soups but neither with coconut milk",
         And(Or(T("thai soups"), T("vietnamese soups")), Not(T("coconut milk"))),
     ),
+    # what was had, then "so please leave those out" (a wish after "and" is a clause of its own)
+    (
+        "board games for a family night. We've played a lot of eurogames and want something "
+        "different, so please leave those out.",
+        And(T("board games for a family night and want something different"), Not(T("eurogames"))),
+    ),
+    (
+        "a novel that shows how power corrupts. We did Animal Farm last month so leave that one out",
+        And(T("a novel that shows how power corrupts"), Not(T("Animal Farm"))),
+    ),
     # ... nor what happened, told as the reason
     (
         "Budget mechanical keyboard recs? Logitech is off the table after my last one died",

@@ -1211,12 +1211,17 @@ CUES: tuple[Cue, ...] = (
         # "supernatural novels, I've read dracula so not that one": what was read is left out
         # ("horror movie marathon ideas?? we did every halloween film last year so not those")
         rf"(?:[,;.?!(]\s*|{DASH}\s*)(?:i|we)(?:(?:\s*['\u2019]ve|\s+have)\s+(?:already\s+)?"
-        r"(?:read|seen|watched|done|covered|had)|\s+(?:already\s+)?(?:read|saw|watched|did"
-        r"|covered|visited|played|tried))\s+"
+        r"(?:read|seen|watched|done|covered|had|played|tried|visited)|\s+(?:already\s+)?(?:read|saw"
+        r"|watched|did|covered|visited|played|tried))\s+"
         # ("I've read all I want about Albert Speer's, so not his": what was read is the item)
-        r"(?:(?:all|enough|plenty)\s+(?:(?:i|we)\s+(?:want|need|care)\s+)?(?:to\s+read\s+)?(?:about|on|of)\s+)?"
-        r"(?=[^,;.?!]{1,60}?(?:\s+|,\s*)so\s+not\b)",
-        key=r"so\s+not",
+        r"(?:(?:all|enough|plenty)\s+(?:(?:i|we)\s+(?:want|need|care)\s+)?(?:to\s+read\s+)?(?:about|on|of)\s+"
+        # ("We've played a lot of eurogames and want something different, so please leave those
+        # out": how much of it was had)
+        r"|(?:(?:a\s+lot|lots|plenty|tons|loads)\s+of|all\s+the|so\s+many)\s+)?"
+        r"(?=[^,;.?!]{1,60}?(?:\s+|,\s*)so\s+not\b"
+        r"|[^.;?!]{1,80}?(?:\s+|,\s*)so\s+(?:please\s+|pls\s+|just\s+)?(?:leave|skip|drop)\s+"
+        r"(?:those|them|that|it|these)\b)",
+        key=r"so\s+(?:not|please|pls|just|leave|skip|drop)",
     ),
     _cue(
         NEGATION_WITHOUT,

@@ -73,6 +73,8 @@ _BOUNDARY = re.compile(
     r"|(?<!\s)\s+and\s+(?=(?:how|what|why|when|where|which|who|whose)\b)"
     r"|(?<!\s)\s+but\s+(?!(?:not|never|also|rather|only|just|even)\b)"
     rf"|,\s*and\s+|(?<!\s)\s+and\s+(?=(?:[a-z]+ed|{AUX})\b)"
+    # "... eurogames and want something different": the writer's wish, a clause of its own
+    r"|(?<!\s)\s+and\s+(?=(?:want|wanna|need|prefer|would\s+like|(?:am|are)\s+looking)\b)"
     r"|,\s*(?:but|however|and\s+also)\b"
     r"|,\s*(?=(?:near|close\s+to|located|situated|with|for|during|in|on|at|from)\b)"
     # a bound after a comma: "not an iPhone or a Samsung, under $400", ", within 10 miles"
