@@ -899,6 +899,14 @@ CASES: list[tuple[str, Query]] = [
         "a novel that shows how power corrupts. We did Animal Farm last month so leave that one out",
         And(T("a novel that shows how power corrupts"), Not(T("Animal Farm"))),
     ),
+    # "anything but X" after a preposition leaves X out ("is anything but boring" is a degree)
+    ("papers on anything but diabetes", And(T("papers on"), Not(T("diabetes")))),
+    ("a movie that is anything but boring", T("a movie that is anything but boring")),
+    # a spaced dash before the pronoun "I" ends the item: a comment of the writer's follows
+    (
+        "statin papers, not the heart attack trials - I know those",
+        And(T("statin papers - I know those"), Not(T("heart attack trials"))),
+    ),
     # ... nor what happened, told as the reason
     (
         "Budget mechanical keyboard recs? Logitech is off the table after my last one died",

@@ -245,6 +245,8 @@ SET_CORPORA = {
     "scifact57": "scifact",
     "excluir44": "excluir",
     "negconstraint38": "negconstraint",
+    "comlq43": "comlq",
+    "scifact58": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

@@ -781,6 +781,14 @@ CUES: tuple[Cue, ...] = (
     ),
     _cue(
         NEGATION_EXCEPTION,
+        # "Metformin research on anything but diabetes": after a preposition, "anything but"
+        # names what is left out (not "is anything but simple", a degree)
+        r"(?:(?<=\bon\s)|(?<=\bin\s)|(?<=\bfor\s)|(?<=\bwith\s)|(?<=\babout\s)|(?<=\babt\s))"
+        r"(?:anything|everything)\s+(?:but|except)\b",
+        key="anything|everything",
+    ),
+    _cue(
+        NEGATION_EXCEPTION,
         # "pain management, opioids aside", "composers, Bach excluded", "plays with the tragedies
         # left out", "but leave Notre-Dame out of it": the excluded item comes before its cue
         # (after a comma, a dash, "with", an ellipsis or a full stop: "hep c stuff excluded",

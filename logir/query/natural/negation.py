@@ -66,7 +66,8 @@ _CHAT_COMMA = rf"\s+(?:{LAUGH})\s*,"
 _BECAUSE = r"because|becuase|becasue|bcuz|cuz|coz|b/c"
 _BOUNDARY = re.compile(
     # a spaced dash, unless a name goes on after it ("Philip Pearson - Gregory")
-    rf"[;?!]|\.(?=\s|$)|\)|{DASH}\s(?-i:(?![A-Z]))"
+    # (or the pronoun "I" goes on after it: "anything but diabetes - I keep hearing ...")
+    rf"[;?!]|\.(?=\s|$)|\)|{DASH}\s(?-i:(?![A-Z])|(?=I(?:\s|['\u2019])))"
     r"|,\s*(?:and|or|but|while|whereas)\s+(?=(?:how|what|why|when|where|which|who|whom|whose"
     rf"|{AUX}|also|then|i|we|you|please|it|its|their|they|he|she|his|her|did)\b)"
     # ("but no fossil record or how old the family is": "or" goes on with the negated item)
