@@ -896,7 +896,8 @@ CASES: list[tuple[str, Query]] = [
         And(T("board games for a family night and want something different"), Not(T("eurogames"))),
     ),
     (
-        "a novel that shows how power corrupts. We did Animal Farm last month so leave that one out",
+        "a novel that shows how power corrupts. We did Animal Farm last month so leave that one "
+        "out",
         And(T("a novel that shows how power corrupts"), Not(T("Animal Farm"))),
     ),
     # "anything but X" after a preposition leaves X out ("is anything but boring" is a degree)
