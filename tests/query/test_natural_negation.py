@@ -908,6 +908,14 @@ CASES: list[tuple[str, Query]] = [
         "statin papers, not the heart attack trials - I know those",
         And(T("statin papers - I know those"), Not(T("heart attack trials"))),
     ),
+    # a capitalised contraction before a capitalised word, after a word in lower case, is part
+    # of a title ("Don't Starve"); after "that", or typed in title case, it is still a negation
+    ("games like Don't Starve", T("games like Don't Starve")),
+    (
+        "songs by the Beatles other than Can't Buy Me Love",
+        And(T("songs by the Beatles"), Not(T("Can't Buy Me Love"))),
+    ),
+    ("movies that Don't Have Sex Scenes", And(T("movies"), Not(T("Have Sex Scenes")))),
     # ... nor what happened, told as the reason
     (
         "Budget mechanical keyboard recs? Logitech is off the table after my last one died",

@@ -38,6 +38,7 @@ from logir.query.natural.negation import (
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
 from logir.query.natural.view import (
+    TITLE_APOSTROPHE,
     View,
     plain_symbols,
     postscript_unmarked,
@@ -237,8 +238,20 @@ def decompose(text: str) -> Decomposition:
     b = Builder()
     q = _decompose(text, b)
     spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
+    if any(TITLE_APOSTROPHE in t.text for t in _iter_terms(q)):
+        q = _apostrophes_back(q)
+        spans = {t.replace(TITLE_APOSTROPHE, "'"): v for t, v in spans.items()}
     spacy = spacy_tokens(text, SPACY_MAX_TOKENS) <= SPACY_MAX_TOKENS and spacy_available()
     return Decomposition(q, spans, list(b.cues), "spacy" if spacy else "regex")
+
+
+def _apostrophes_back(q: Query) -> Query:
+    """``q`` with the apostrophe of a title's contraction (view.TITLE_APOSTROPHE) back."""
+    if isinstance(q, Term):
+        return Term(q.text.replace(TITLE_APOSTROPHE, "'")) if TITLE_APOSTROPHE in q.text else q
+    if isinstance(q, Not):
+        return Not(_apostrophes_back(q.child))
+    return type(q)(*(_apostrophes_back(c) for c in q.children))
 
 
 def _iter_terms(q: Query) -> Iterator[Term]:

@@ -566,11 +566,37 @@ def _error_messages_quiet(text: str) -> str:
     )
 
 
+#: a capitalised contraction before a capitalised word: part of a title ("games like Don't
+#: Starve", "other than Can't Buy Me Love") where a word in lower case comes before it
+_TITLE_CONTRACTION = re.compile(
+    r"(?<=\s)(?:Don|Can|Won|Isn|Ain|Didn|Doesn|Wasn|Aren|Couldn|Wouldn|Shouldn)(['\u2019])t"
+    r"(?=\s+[A-Z])"
+)
+_LOWER_WORD_BEFORE = re.compile(
+    r"(?:^|\s)(?!(?:that|which|who|i|we|you|they|he|she|it|and|but|or|so)\s)[a-z][a-z'\u2019-]*\s+$"
+)
+TITLE_APOSTROPHE = "\u02bc"
+"""What the apostrophe of such a title's word is read as (a modifier letter, no negation);
+the decomposition puts the apostrophe back in its terms."""
+
+
+def _title_contractions_quiet(text: str) -> str:
+    """``text`` with the apostrophe of a title's contraction written as TITLE_APOSTROPHE: a
+    capitalised "Don't" after a word in lower case and before a capitalised one ("movies like
+    Don't Look Up"; not "Films That Don't Have ...", typed in title case)."""
+    out = list(text)
+    for m in _TITLE_CONTRACTION.finditer(text):
+        if _LOWER_WORD_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            out[m.start(1)] = TITLE_APOSTROPHE
+    return "".join(out)
+
+
 def spoken_fillers(text: str) -> str:
     """``text`` with fillers written as spaces, a speaker's correction before an exclusion as a
     comma, and the comma after an opening dislike as a full stop, padded to the same length, so
     every position still points at the input."""
     out = _error_messages_quiet(_lone_neither_as_none(_second_neither_as_nor(text)))
+    out = _title_contractions_quiet(out)
     out = _CORRECTION.sub(lambda m: ",".ljust(len(m.group())), out)
     out = _FILLER.sub(lambda m: " " * len(m.group()), out)
     out = _TAIL_NO.sub(",", out)
