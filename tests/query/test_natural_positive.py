@@ -12,6 +12,9 @@ from tests.query.natural_cases import T, q
 CASES: list[tuple[str, Query]] = [
     # a non-X word is one concept, except before a capitalised word (a category left out)
     ("non-alcoholic drinks for kids", T("non-alcoholic drinks for kids")),
+    # names of their own: a disease, an accounting measure
+    ("non-Hodgkin lymphoma treatment", T("non-Hodgkin lymphoma treatment")),
+    ("non-GAAP earnings explained", T("non-GAAP earnings explained")),
     (
         "1992 non-American independent films",
         And(T("1992 independent films"), Not(T("American independent films"))),

@@ -134,7 +134,7 @@ _NON_LEXICALISED = frozenset(
     violence partisan denominational sectarian binary verbal invasive existent existence resident
     residents standard specific commissioned conformist conformity combatant combatants player
     playable euclidean newtonian euclidian commercial compete disclosure
-    proliferation league conference title metropolitan vascular flowering"""
+    proliferation league conference title metropolitan vascular flowering hodgkin gaap"""
     )
 )
 _NON_WORD = re.compile(r"\b[Nn]on(?:-|\s+(?=[A-Z]))([A-Za-z][\w'-]*)(\s+)([A-Za-z][\w'-]*)")
