@@ -916,6 +916,11 @@ CASES: list[tuple[str, Query]] = [
         And(T("songs by the Beatles"), Not(T("Can't Buy Me Love"))),
     ),
     ("movies that Don't Have Sex Scenes", And(T("movies"), Not(T("Have Sex Scenes")))),
+    # what the writer is at ("writing an essay on") is a frame, not the topic
+    (
+        "writing an essay on the pacific war in ww2 - leave out new guinea, already covered it",
+        And(T("the pacific war in ww2"), Not(T("new guinea"))),
+    ),
     # ... nor what happened, told as the reason
     (
         "Budget mechanical keyboard recs? Logitech is off the table after my last one died",

@@ -247,6 +247,8 @@ SET_CORPORA = {
     "negconstraint38": "negconstraint",
     "comlq43": "comlq",
     "scifact58": "scifact",
+    "excluir45": "excluir",
+    "nevir33": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

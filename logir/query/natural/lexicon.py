@@ -1749,6 +1749,11 @@ FRAME = re.compile(
     r"|documents|results|pages)\s+(?:on|about|regarding|concerning|for)"
     rf"|{_HELLO}{_ASK}(?:please\s+|kindly\s+)?(?:tell\s+me\s+about|{_FETCH})(?:\s+me)?"
     r"|claim\s*:"
+    # "writing an essay on the pacific war in ww2 - ...": what the writer is at, then the topic
+    r"|(?:(?:i\s*['\u2019]?m|i\s+am|we\s*['\u2019]?re|we\s+are)\s+)?(?:writing|doing|preparing"
+    r"|working\s+on)\s+(?:a|an|my|our)\s+(?:(?:short|school|uni|college|history|research)\s+)?"
+    r"(?:essay|paper|report|article|thesis|dissertation|presentation|project|piece|talk|lecture)"
+    r"\s+(?:on|about)"
     # a mail's or a ticket's subject line: "Re: Q3 vendor contracts", "Quick q – dog food brands"
     r"|(?:re|fw|fwd|request|query|question|quick\s+q(?:uestion)?|follow[\s-]?up)"
     r"(?:\s*:|\s+[-\u2013\u2014]+)"
