@@ -916,6 +916,11 @@ CASES: list[tuple[str, Query]] = [
         And(T("songs by the Beatles"), Not(T("Can't Buy Me Love"))),
     ),
     ("movies that Don't Have Sex Scenes", And(T("movies"), Not(T("Have Sex Scenes")))),
+    # a fronted exception with no comma ends where the question proper starts
+    (
+        "besides bts and blackpink what kpop groups are worth listening to",
+        And(T("what kpop groups are worth listening to"), Not(T("bts")), Not(T("blackpink"))),
+    ),
     # what the writer is at ("writing an essay on") is a frame, not the topic
     (
         "writing an essay on the pacific war in ww2 - leave out new guinea, already covered it",

@@ -180,7 +180,11 @@ _FRONTED_STOP = re.compile(
     r"|\s+(?=(?:what|which|who|where|how|any)\s+(?:other|else|more)\b)"
     # "besides neonicotinoids what's driving bumblebee declines?": the question proper
     r"|\s+(?=(?:what|who|where|how|why|which)(?:['\u2019]s|\s+(?:is|are|was|were|do|does|did|can"
-    r"|could|else))\b)",
+    r"|could|else))\b)"
+    # "besides bts and blackpink what kpop groups are worth it": a question word, a noun or two
+    # and a verb start the question proper
+    r"|\s+(?=(?:what|which)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:are|is|was|were|do|does|did|should"
+    r"|can|could|would|to)\b)",
     re.I,
 )
 #: where the item of a fronted "Not X but Y" ends
