@@ -644,11 +644,14 @@ _BAR_NOT_BEFORE = (
 #: gerund ("stadiums outside england", "IFN signalling outside antiviral defence")
 _OUTSIDE_AFTER = rf",|{_AFTER_PLURAL}{_NOT_PLACED}|(?<=[^\W\d_]ing)"
 
-#: what "not" opens where "Not X but Y" is no exclusion of X ("not only", "not bad but")
-_NOT_BUT_FALSE = (
+#: what a fronted "not" opens where it leaves nothing out ("Not only ...", "not sure - ...")
+_NOT_FRONTED_FALSE = (
     r"only|just|sure|really|that|so|too|even|quite|exactly|necessarily|always|much|many|yet|now"
-    r"|bad|all|everyone|everything|every|a|an|one|the\s+cheapest|the\s+best|very"
+    r"|bad|all|everyone|everything|every"
 )
+#: ... and, before "but", where "Not X but Y" is no exclusion of X ("not a fan but", "not the
+#: cheapest but")
+_NOT_BUT_FALSE = rf"{_NOT_FRONTED_FALSE}|a|an|one|the\s+cheapest|the\s+best|very"
 
 CUES: tuple[Cue, ...] = (
     _cue(
@@ -688,8 +691,7 @@ CUES: tuple[Cue, ...] = (
         r"|nothing\s+(?:with|about|on|involving|containing))"
         r"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{0,40}?"
         rf"{DASH}\s))"
-        r"|not(?!\s+(?:only|just|sure|really|that|so|too|even|quite|exactly|necessarily|always"
-        r"|much|many|yet|now|bad|all|everyone|everything|every)\b)"
+        rf"|not(?!\s+(?:{_NOT_FRONTED_FALSE})\b)"
         rf"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{{0,40}}?{DASH}\s)"
         # "Not Netflix but HBO shows with ...": a short item, then "but" and what is wanted
         rf"|not(?!\s+(?:{_NOT_BUT_FALSE})\b)(?=(?:\s+[^\s,;:.?!]+){{1,4}}\s+but\s+(?!(?:not|also|only|still)\b)\w))\b",
