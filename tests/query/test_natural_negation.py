@@ -916,6 +916,41 @@ CASES: list[tuple[str, Query]] = [
         And(T("songs by the Beatles"), Not(T("Can't Buy Me Love"))),
     ),
     ("movies that Don't Have Sex Scenes", And(T("movies"), Not(T("Have Sex Scenes")))),
+    # ... and so is a capitalised "No" or "Never" before a capitalised word
+    (
+        "books similar to Never Let Me Go but not sci-fi",
+        And(T("books similar to Never Let Me Go"), Not(T("sci-fi"))),
+    ),
+    (
+        "Coen brothers films other than No Country for Old Men",
+        And(T("Coen brothers films"), Not(T("No Country for Old Men"))),
+    ),
+    ("pasta recipes. No Cheese please", And(T("pasta recipes"), Not(T("Cheese")))),
+    # a request to keep something out that comes first, ended by a comma, colon or dash
+    (
+        "keep the vaccine stuff out of it, just flu symptoms",
+        And(T("just flu symptoms"), Not(T("vaccine"))),
+    ),
+    (
+        "flu symptoms, keep vaccines away from me",
+        And(T("flu symptoms"), Not(T("vaccines"))),
+    ),
+    ("keep kids away from screens", T("keep kids away from screens")),
+    ("leave the dog out in the rain", T("leave the dog out in the rain")),
+    # a polite word first, or after a fronted "no X"
+    (
+        "please skip vaccines, flu symptoms only",
+        And(T("flu symptoms only"), Not(T("vaccines"))),
+    ),
+    (
+        "no vaccines please, flu symptoms only",
+        And(T("flu symptoms only"), Not(T("vaccines"))),
+    ),
+    ("Please Please Me album songs", T("Please Please Me album songs")),
+    (
+        "besides the eiffel tower what should I see in paris",
+        And(T("what should I see in paris"), Not(T("eiffel tower"))),
+    ),
     # a fronted exception with no comma ends where the question proper starts
     (
         "besides bts and blackpink what kpop groups are worth listening to",

@@ -38,7 +38,7 @@ from logir.query.natural.negation import (
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, spacy_available, spacy_tokens
 from logir.query.natural.positive import read_positive
 from logir.query.natural.view import (
-    TITLE_APOSTROPHE,
+    TITLE_STAND_INS,
     View,
     plain_symbols,
     postscript_unmarked,
@@ -238,20 +238,27 @@ def decompose(text: str) -> Decomposition:
     b = Builder()
     q = _decompose(text, b)
     spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
-    if any(TITLE_APOSTROPHE in t.text for t in _iter_terms(q)):
-        q = _apostrophes_back(q)
-        spans = {t.replace(TITLE_APOSTROPHE, "'"): v for t, v in spans.items()}
+    if any(c in t.text for t in _iter_terms(q) for c in TITLE_STAND_INS):
+        q = _titles_back(q)
+        spans = {_letters_back(t): v for t, v in spans.items()}
     spacy = spacy_tokens(text, SPACY_MAX_TOKENS) <= SPACY_MAX_TOKENS and spacy_available()
     return Decomposition(q, spans, list(b.cues), "spacy" if spacy else "regex")
 
 
-def _apostrophes_back(q: Query) -> Query:
-    """``q`` with the apostrophe of a title's contraction (view.TITLE_APOSTROPHE) back."""
+def _letters_back(text: str) -> str:
+    """``text`` with each stand-in letter of a title (view.TITLE_STAND_INS) written back."""
+    for stand_in, letter in TITLE_STAND_INS.items():
+        text = text.replace(stand_in, letter)
+    return text
+
+
+def _titles_back(q: Query) -> Query:
+    """``q`` with the letters of its titles' words (view.TITLE_STAND_INS) back."""
     if isinstance(q, Term):
-        return Term(q.text.replace(TITLE_APOSTROPHE, "'")) if TITLE_APOSTROPHE in q.text else q
+        return Term(_letters_back(q.text))
     if isinstance(q, Not):
-        return Not(_apostrophes_back(q.child))
-    return type(q)(*(_apostrophes_back(c) for c in q.children))
+        return Not(_titles_back(q.child))
+    return type(q)(*(_titles_back(c) for c in q.children))
 
 
 def _iter_terms(q: Query) -> Iterator[Term]:

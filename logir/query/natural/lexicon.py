@@ -689,8 +689,9 @@ CUES: tuple[Cue, ...] = (
         # ends the item ("No Time to Die - ...", a title, opens with a capital word)
         rf"|(?:(?:(?-i:no|No(?=\s+[a-z]))(?!\s+(?:{NO_FOLLOW_EXCEPT})\b)"
         r"|nothing\s+(?:with|about|on|involving|containing))"
+        # ("no vaccines please, flu symptoms only": or a polite word)
         r"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{0,40}?"
-        rf"{DASH}\s))"
+        rf"(?:{DASH}\s|\s(?:please|pls|plz)\s*[,.;:!])))"
         rf"|not(?!\s+(?:{_NOT_FRONTED_FALSE})\b)"
         rf"(?=\s+[^\s,;:.?!\u2013\u2014-][^,;:.?!\u2013\u2014]{{0,40}}?{DASH}\s)"
         # "Not Netflix but HBO shows with ...": a short item, then "but" and what is wanted
@@ -836,6 +837,11 @@ CUES: tuple[Cue, ...] = (
         rf"{_not_after('were was is are be been being get gets got')}"
         rf"(?:{AFTER_ITEM}|{POSTPOSED})(?:\s+(?:{FOR_NOW}))?(?:\s*(?:[.;?!)]|$|,)|{DASH}\s))"
         # ("(leave the astronauts out of it)": a bracketed request)
+        # "keep the vaccine stuff out of it, just flu symptoms": the request comes first, and a
+        # comma, a colon or a dash ends it ("keep kids away from screens" asks how)
+        r"|^\s*(?:leave|keep)\s+"
+        r"(?=(?:[^,;:.?!()]){1,60}?\s+(?:out(?:\s+of\s+(?:it|this|that))?|alone"
+        rf"|away\s+from\s+(?:me|us))\s*(?:[,;:]|{DASH}\s))"
         rf"|(?:,\s*|\(\s*|(?<=[\w)\]])(?:\.{{1,3}}|\u2026|[?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|just|so)\s+"
         r"|\b(?:can|could)\s+(?:we|you|i)\s+(?:please\s+)?"
@@ -889,7 +895,7 @@ CUES: tuple[Cue, ...] = (
         # interest" says what the answers do)
         r"(?:(?<=\bpls\s)|(?<![a-rt-z]s\s)(?<!\bthey\s)(?<!\bwho\s)(?<!\bthat\s)(?<!\bwhich\s)"
         r"(?<!\bpeople\s))refrain(?:ing)?\s+from\b"
-        rf"|(?:^|[,;(]\s*|(?<=[\w)\]])(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
+        rf"|(?:^\s*|[,;(]\s*|(?<=[\w)\]])(?:\.{{3}}|\u2026|[.?!]+)\s*|{DASH}\s*"
         r"|\b(?:but|and|please|though|although)\s+)"
         r"(?:so\s+(?=(?:i|we)\b))?"  # ", so I would rather not wade through X"
         r"(?:(?:could|can|would|will)\s+you\s+)?"

@@ -152,8 +152,8 @@ _ASIDE = re.compile(
     rf"(?:['\u2019]s(?=\s+(?:a\s+no|the\s+one|been|out|{VERDICT_DEGREE}\s+out)\b))?"
     rf"(?:\s+|{VERDICT_COMMA})(?:{POSTPOSED}|(?:(?:is|are|was|were|be|being)\s+)?(?:{AFTER_ITEM}"
     r"|to\s+one\s+side(?:\s+if\s+(?:you\s+can|possible))?"
-    # "leave the arachne story alone"
-    r"|alone"
+    # "leave the arachne story alone", "keep the vaccine stuff away from me"
+    r"|alone|away(?:\s+from\s+(?:me|us))?"
     # "don't bring the slavery question into it"
     r"|into\s+(?:it|this|that)"
     # "leave the visual side out of the segment entirely"
@@ -180,7 +180,7 @@ _FRONTED_STOP = re.compile(
     r"|\s+(?=(?:what|which|who|where|how|any)\s+(?:other|else|more)\b)"
     # "besides neonicotinoids what's driving bumblebee declines?": the question proper
     r"|\s+(?=(?:what|who|where|how|why|which)(?:['\u2019]s|\s+(?:is|are|was|were|do|does|did|can"
-    r"|could|else))\b)"
+    r"|could|should|would|will|might|must|to|else))\b)"
     # "besides bts and blackpink what kpop groups are worth it": a question word, a noun or two
     # and a verb start the question proper
     r"|\s+(?=(?:what|which)\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:are|is|was|were|do|does|did|should"

@@ -439,6 +439,10 @@ _FILLER = re.compile(
     r"|(?<!\S)[Tt][Ll];?[Dd][Rr]:?(?=\s)"
     # a chatty opening: "okay so", "ok so like", "so like"
     r"|^\s*(?:(?:[Oo]kay|[Oo]k|[Aa]lright)\s+so|[Ss]o\s+(?=like\b))(?:\s+like\b)?"
+    # a polite word that opens a request to leave something out ("please skip the vaccine
+    # stuff, ...", "pls no spoilers - ..."); elsewhere it goes with the request ("please find ...")
+    r"|^\s*(?:[Pp]lease|[Pp]ls|[Pp]lz)\b\s*,?(?=\s+(?:skip|leave|keep|no|not|ignore|forget"
+    r"|exclude|excluding|omit|besides|apart|aside|except|without|never\s+mind)\b)"
     # "like" as a filler after a conjunction or an exclusion's word ("but like nothing about X",
     # "excluding like banks"; not "movies like inception", "things i like")
     r"|like(?:"
@@ -580,14 +584,29 @@ TITLE_APOSTROPHE = "\u02bc"
 the decomposition puts the apostrophe back in its terms."""
 
 
+#: a capitalised negation word before a capitalised word: the first word of a title ("books
+#: like Never Let Me Go", "films other than No Country for Old Men") where a word in lower case
+#: comes before it
+_TITLE_NEGATION = re.compile(r"(?<=\s)N(?=(?:o|ot|ever|othing|obody|one|owhere)\s+[A-Z][a-z])")
+TITLE_N = "\u039d"
+"""What the N of such a title's first word is read as (Greek capital nu: no negation word);
+the decomposition puts the N back in its terms."""
+TITLE_STAND_INS = {TITLE_APOSTROPHE: "'", TITLE_N: "N"}
+"""Each stand-in letter of a title's word and the letter it stands for."""
+
+
 def _title_contractions_quiet(text: str) -> str:
-    """``text`` with the apostrophe of a title's contraction written as TITLE_APOSTROPHE: a
-    capitalised "Don't" after a word in lower case and before a capitalised one ("movies like
-    Don't Look Up"; not "Films That Don't Have ...", typed in title case)."""
+    """``text`` with the apostrophe of a title's contraction written as TITLE_APOSTROPHE and
+    the N of a title's negation word as TITLE_N: a capitalised "Don't" or "Never" after a word
+    in lower case and before a capitalised one ("movies like Don't Look Up", "books like Never
+    Let Me Go"; not "Films That Don't Have ...", typed in title case)."""
     out = list(text)
     for m in _TITLE_CONTRACTION.finditer(text):
         if _LOWER_WORD_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             out[m.start(1)] = TITLE_APOSTROPHE
+    for m in _TITLE_NEGATION.finditer(text):
+        if _LOWER_WORD_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            out[m.start()] = TITLE_N
     return "".join(out)
 
 
