@@ -937,6 +937,18 @@ CASES: list[tuple[str, Query]] = [
     ),
     ("keep kids away from screens", T("keep kids away from screens")),
     ("leave the dog out in the rain", T("leave the dog out in the rain")),
+    # a relative clause after an attribute left out describes the head, unless only the
+    # attribute agrees with its verb
+    (
+        "animals without a backbone that live in water",
+        And(T("animals that live in water"), Not(T("backbone"))),
+    ),
+    (
+        "phones without a headphone jack that are cheap",
+        And(T("phones that are cheap"), Not(T("headphone jack"))),
+    ),
+    ("cities without a river that floods", And(T("cities"), Not(T("river that floods")))),
+    ("studies without the ones that used mice", And(T("studies"), Not(T("ones that used mice")))),
     # a polite word first, or after a fronted "no X"
     (
         "please skip vaccines, flu symptoms only",

@@ -249,6 +249,9 @@ SET_CORPORA = {
     "scifact58": "scifact",
     "excluir45": "excluir",
     "nevir33": "nevir",
+    "negconstraint39": "negconstraint",
+    "comlq44": "comlq",
+    "scifact59": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 

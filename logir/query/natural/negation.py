@@ -33,7 +33,9 @@ from logir.query.natural.lexicon import (
     NEGATION_DONT_MENTION,
     NEGATION_EXCEPTION,
     NEGATION_FRONTED_EXCEPTION,
+    NEGATION_NO,
     NEGATION_PREDICATE,
+    NEGATION_WITHOUT,
     NO_FOLLOW_EXCEPT,
     NT,
     POSTPOSED,
@@ -191,6 +193,50 @@ _FRONTED_STOP = re.compile(
 _FRONTED_BUT = re.compile(r"\s+but\s+", re.I)
 #: what sets a stretch of the clause off from the one before it
 _STRETCH_START = re.compile(rf"{_FRONTED_END.pattern}|[.?!](?=\s)")
+
+
+#: a short attribute after "without" / "no", then a relative clause: "animals without a backbone
+#: that live in water", "recipes without eggs that kids like"
+_ITEM_THEN_RELATIVE = re.compile(
+    r"\s*(?:(?:a|an|the|any)\s+)?[^\W\d_][\w'\u2019-]*(?:\s+[^\W\d_][\w'\u2019-]*){0,2}?"
+    r"(?=\s+(?:that|which|who)\s+(?P<verb>[^\W\d_]+))",
+    re.I,
+)
+_SINGULAR_VERB = re.compile(r"is|was|has|does|[^\W\d_]*[^s\W]s", re.I)
+#: ... not where the item is an action ("without mentioning who ...") or a pointer ("without
+#: the ones that ...")
+_NOT_AN_ATTRIBUTE = re.compile(
+    r"\s*(?:(?:the|any)\s+)?(?:ones?|those|these|them|anything|anyone|anybody|people|studies"
+    r"|papers|articles|passages|stuff|things?|[^\W\d_]+ing)\b",
+    re.I,
+)
+#: a noun whose "that" opens what it says, not a relative clause ("without much evidence that
+#: they work")
+_THAT_CLAUSE_NOUN = re.compile(
+    r"evidence|proof|claims?|fact|idea|signs?|suggestions?|hints?|indications?|beliefs?|notion"
+    r"|assumptions?|guarantees?|chance|fears?|doubts?|worry|knowledge|news|word|mention",
+    re.I,
+)
+_LAST_WORD = re.compile(r"([^\W\d_]+)\W*$")
+
+
+def _relative_of_head(text: str, h: _Hit, stop: int) -> int:
+    """Where an attribute left out ("without a backbone") ends when a relative clause follows
+    it: the clause describes the head before the cue ("animals ... that live in water"), unless
+    only the attribute agrees with its verb ("cities without a river that floods"). ``stop``
+    where no such clause follows."""
+    item = _ITEM_THEN_RELATIVE.match(text, h.cue_end, stop)
+    if item is None or _NOT_AN_ATTRIBUTE.match(text, h.cue_end, stop):
+        return stop
+    head = _LAST_WORD.search(text, 0, h.cue_start)
+    noun = _LAST_WORD.search(text, h.cue_end, item.end())
+    if head is None or noun is None or _THAT_CLAUSE_NOUN.fullmatch(noun.group(1)):
+        return stop
+    plural_head = head.group(1).lower().endswith("s")
+    singular_noun = not noun.group(1).lower().endswith("s")
+    if _SINGULAR_VERB.fullmatch(item.group("verb")) and singular_noun and plural_head:
+        return stop  # only the attribute agrees with the verb: the clause is its own
+    return item.end()
 
 
 def _stretch_before(text: str, h: _Hit) -> str:
@@ -449,6 +495,8 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
                 after = m.end()
             h.neg_end, h.cut_end = end, after
             return
+    if h.name in (NEGATION_WITHOUT, NEGATION_NO):
+        stop = _relative_of_head(text, h, stop)
     h.neg_end, h.cut_end = stop, stop
     if (
         text.startswith(",", stop)
