@@ -79,6 +79,13 @@ SPACY_CASES: list[tuple[str, Query]] = [
     ),
     ("red wine or beer", Or(T("red wine"), T("beer"))),
     ("nitric acid or ammonia", Or(T("nitric acid"), T("ammonia"))),
+    # a name, or a name and words in lower case: those words go with every name
+    ("Netflix or HBO shows", Or(T("Netflix shows"), T("HBO shows"))),
+    (
+        "ATM or ATR responses to replication stress",
+        And(Or(T("ATM responses"), T("ATR responses")), T("to replication stress")),
+    ),
+    ("Netflix or HBO Max", Or(T("Netflix"), T("HBO Max"))),
     # a name that holds "or" stays whole
     (
         "Who won the Nobel Prize in Physiology or Medicine in 1912?",

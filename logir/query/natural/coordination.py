@@ -75,6 +75,7 @@ def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
         cores, tail = _unbalanced(cores, tail)
     if op == "OR":
         cores = _shared_classifier(cores)
+        cores = _shared_by_names(cores)
     factor = op == "OR" and tail.has_content() and _MODIFIER.match(tail.text.lstrip(" ,"))
     if factor:
         terms = [b.term(head.join(c)) for c in cores]
@@ -209,6 +210,28 @@ def _shared_classifier(cores: list[View]) -> list[View]:
         return cores
     modifier = first.cut(0, len(words[0]))
     return [first, *(modifier.join(c) for c in rest)]
+
+
+_NAME_WORD = re.compile(r"[A-Z][\w.\-]*")
+_LOWER_WORDS = re.compile(r"[a-z][\w'\u2019-]*(?:\s+[a-z][\w'\u2019-]*){0,2}")
+
+
+def _shared_by_names(cores: list[View]) -> list[View]:
+    """``ATM or ATR responses``, ``Netflix or HBO shows``: where every other alternative is one
+    name and the last is a name and words in lower case, those words go with every name ("HBO
+    Max", a name of two words, and "coffee or green tea" keep theirs)."""
+    last = cores[-1]
+    words = last.text.split()
+    if len(words) < 2 or not _NAME_WORD.fullmatch(words[0]):
+        return cores
+    if not all(_NAME_WORD.fullmatch(c.text) for c in cores[:-1]):
+        return cores
+    start = last.text.index(words[1], len(words[0]))
+    rest = last.text[start:].rstrip()
+    if not _LOWER_WORDS.fullmatch(rest) or words[1].lower() in STOP:
+        return cores
+    shared = last.cut(start, start + len(rest))
+    return [c.join(shared) for c in cores[:-1]] + [last]
 
 
 _PLAIN_BOUND = re.compile(
