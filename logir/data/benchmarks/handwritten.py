@@ -252,6 +252,8 @@ SET_CORPORA = {
     "negconstraint39": "negconstraint",
     "comlq44": "comlq",
     "scifact59": "scifact",
+    "excluir46": "excluir",
+    "nevir34": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
