@@ -692,7 +692,12 @@ CASES: list[tuple[str, Query]] = [
     ),
     (
         "predictors of incident T2DM, excl dietary exposures (fruit, SSBs)",
-        And(T("predictors of incident T2DM"), Not(T("dietary exposures"))),
+        And(
+            T("predictors of incident T2DM"),
+            Not(T("dietary exposures")),
+            Not(T("fruit")),
+            Not(T("SSBs")),
+        ),
     ),
     (
         "where ppl went to uni... but not oxford or cambridge, literally everyone went there",
@@ -716,7 +721,12 @@ CASES: list[tuple[str, Query]] = [
     ("the bar Association", T("the bar Association")),
     (
         "industrial espionage - keep the state hacking (operation aurora, ghostnet) out of it",
-        And(T("industrial espionage"), Not(T("state hacking (operation aurora, ghostnet)"))),
+        And(
+            T("industrial espionage"),
+            Not(T("state hacking")),
+            Not(T("operation aurora")),
+            Not(T("ghostnet")),
+        ),
     ),
     (
         "real serial killers and what happened to them skip anything that's a movie",
@@ -949,6 +959,29 @@ CASES: list[tuple[str, Query]] = [
     ),
     ("cities without a river that floods", And(T("cities"), Not(T("river that floods")))),
     ("studies without the ones that used mice", And(T("studies"), Not(T("ones that used mice")))),
+    # a bracket that lists examples of what a request leaves out adds them; after "other
+    # than" or a negated verb it names what is wanted, and one name alone is another name
+    (
+        "coups d'etat w/o the nordic ones (quisling, finland's lapua movement)",
+        And(
+            T("coups d'etat"),
+            Not(T("nordic")),
+            Not(T("quisling")),
+            Not(T("finland's lapua movement")),
+        ),
+    ),
+    (
+        "skip the luxury brands (bmw, audi) - cheap german cars",
+        And(T("cheap german cars"), Not(T("luxury brands")), Not(T("bmw")), Not(T("audi"))),
+    ),
+    (
+        "organs other than the heart (liver, kidney, brain)",
+        And(T("organs"), Not(T("heart"))),
+    ),
+    (
+        "flowering plant genera excl. the daisy family (asteraceae)",
+        And(T("flowering plant genera"), Not(T("daisy family"))),
+    ),
     # a polite word first, or after a fronted "no X"
     (
         "please skip vaccines, flu symptoms only",

@@ -113,6 +113,23 @@ _NEGATING_BRACKET = re.compile(
     re.I,
 )
 _RELATIVE_TAIL = re.compile(r",\s*(?:which|who|whom|whose|where|a|an|the)\b|(?<!\s)\s+\(", re.I)
+#: what a bracket after an item holds where it names examples of the item: a few short names
+#: or a list ("(quisling, finland's lapua movement)", "(e.g. bmw or audi)"), not a clause
+_EXAMPLES_BRACKET = re.compile(
+    r"\s*(?:(?:e\.\s?g|i\.\s?e)\.?,?\s+|like\s+|such\s+as\s+|esp(?:ecially|\.)?\s+)?"
+    r"(?!(?:which|who|that|it|they|i|we|you|he|she|this|these|those|because|since|as|if|a|an"
+    r"|born|died|b\.|d\.)\b)"
+    # (not a label, "(a)", "(B)", nor a contrast, "(paracrine effects rather than ...)", nor a
+    # date or a number, "(October 21, 1930)", "(formula_1)")
+    r"(?![^\W\d_]\s*$)(?![^()]*\b(?:rather\s+than|instead\s+of|unlike|not|vs|they|it|i|we|you"
+    r"|he|she|is|are|was|were)\b)"
+    r"(?![^()]*(?:\b\d+\b|_))"
+    # (a list, or examples marked so: one name alone is the item's other name, "(asteraceae)")
+    r"(?=[^()]*(?:,|/|\s(?:or|and)\s|\betc\b|^\s*(?:e\.\s?g|i\.\s?e|like|such|esp)))"
+    r"[^\W\d_][\w'\u2019.&-]*(?:(?:\s+|\s*[,/]\s*|\s+(?:or|and)\s+)[\w'\u2019.&-]+){0,9}"
+    r"(?:,?\s+etc\.?)?\s*",
+    re.I,
+)
 _FIRST_COMMA = re.compile(r",")
 _WORD_AFTER = re.compile(r"[^\W\d_][\w'\u2019-]*")
 
@@ -237,6 +254,18 @@ def _relative_of_head(text: str, h: _Hit, stop: int) -> int:
     if _SINGULAR_VERB.fullmatch(item.group("verb")) and singular_noun and plural_head:
         return stop  # only the attribute agrees with the verb: the clause is its own
     return item.end()
+
+
+def _outside_brackets(pattern: re.Pattern[str], text: str, start: int) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``text`` from ``start`` on that no bracket opened after
+    ``start`` holds ("skip the luxury brands (bmw, audi) - ...": not the comma inside)."""
+    depth, counted = 0, start
+    for m in pattern.finditer(text, start):
+        depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
+        counted = m.start()
+        if depth <= 0:
+            return m
+    return None
 
 
 def _stretch_before(text: str, h: _Hit) -> str:
@@ -423,7 +452,11 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         return
     if h.kind in ("aside", "fronted"):
         # "opioids aside": the item runs to its cue word; "excluding X, ...": to the comma
-        m = (_ASIDE if h.kind == "aside" else _FRONTED_STOP).search(text, h.cue_end)
+        m = (
+            _ASIDE.search(text, h.cue_end)
+            if h.kind == "aside"
+            else _outside_brackets(_FRONTED_STOP, text, h.cue_end)
+        )
         if h.kind == "fronted" and text[h.cue_start : h.cue_end].strip().lower() == "not":
             # "Not Netflix but HBO shows": the item ends at "but" (the cue saw it within four
             # words), unless a stop comes first
@@ -538,6 +571,17 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         close = (closing or _closing_parens(text)).get(rel.end() - 1, -1)
         if h.cue_end < close < h.neg_end and _head_after(text[close + 1 : h.neg_end]):
             rel = None  # "without fly (Drosophila) studies": the item goes on after its bracket
+        elif (
+            h.cue_end < close
+            and _names_examples(text[h.cue_start : h.cue_end])
+            and _EXAMPLES_BRACKET.fullmatch(text, rel.end(), close)
+            and not _NEGATING_BRACKET.match(text, rel.end())
+            and not text[close + 1 : h.neg_end].strip(" ,.;:!?")
+        ):
+            # "w/o the nordic ones (quisling, finland's lapua movement)": a bracket that ends
+            # the item names what is left out, and goes with it
+            rel = None
+            h.neg_end = close + 1
     if rel and rel.start() > h.cue_end:
         # A non-restrictive clause after the negated concept describes it; drop it with it.
         h.neg_end = rel.start()
@@ -911,10 +955,79 @@ _INNER_NO = re.compile(
 )
 
 
-def split_list(v: View) -> list[View]:
+#: a cue after which a bracket of examples names more of what is left out ("skip the money side
+#: (marketing, tv rights)", "w/o the nordic ones (quisling, ...)"); after "other than", "outside"
+#: or a negated verb it names what is wanted instead ("organs other than the heart (liver,
+#: kidney, brain)", "ion channels that aren't voltage-gated (mechano, ligand, ...)")
+_EXAMPLES_CUE = re.compile(
+    r"skip|ignor|leav|keep|minus|w/|without|exclud|excl|\bno\b|nothing|interest|need|care|spare"
+    r"|drop|forget|hold|ditch|pass|remove|omit|avoid|rule|scratch|cross|bother",
+    re.I,
+)
+_ALTERNATIVE_CUE = re.compile(
+    r"other|outside|apart|aside\s+from|besides|except|instead|rather|\b(?:that|which|who)\b"
+    r"|to\s+do\s+with",
+    re.I,
+)
+
+
+def _names_examples(cue: str) -> bool:
+    """Whether a bracket of examples after the item of this cue names more of what is left out."""
+    return bool(_EXAMPLES_CUE.search(cue)) and not _ALTERNATIVE_CUE.search(cue)
+
+
+#: a bracket at the end of an excluded item, and the words that open a list of examples in it
+_END_BRACKET = re.compile(r"\(([^()]*)\)\s*$")
+_EXAMPLES_LEAD = re.compile(
+    r"\s*(?:(?:e\.\s?g|i\.\s?e)\.?,?\s+|like\s+|such\s+as\s+|esp(?:ecially|\.)?\s+)", re.I
+)
+_ETC = re.compile(r",?\s+etc\.?\s*$|^etc\.?$", re.I)
+
+
+def split_list(v: View, examples: bool = False) -> list[View]:
     """An excluded list as its items (:func:`_split_items`), a "no" inside it parting two
     ("football clubs outside england no premier league teams": "england", "premier league
-    teams"; "(no benzos, no zopiclone)")."""
+    teams"; "(no benzos, no zopiclone)"); with ``examples``, a bracket of examples after an
+    item adds them as items ("the nordic ones (quisling, finland's lapua movement)")."""
+    bracket = _END_BRACKET.search(v.text) if examples else None
+    if (
+        bracket is None
+        or not has_content(v.text[: bracket.start()])
+        or _NEGATING_BRACKET.match(bracket.group(1))
+        or not _EXAMPLES_BRACKET.fullmatch(bracket.group(1))
+    ):
+        return _split_around_no(v)
+    inner = _lead_cut(v.cut(bracket.start(1), bracket.end(1)), _EXAMPLES_LEAD)
+    etc = _ETC.search(inner.text)
+    inner = inner.cut(0, etc.start()) if etc else inner
+    examples = [inner.cut(a, b).trim() for a, b in _spans_between(inner.text, _LIST_SEP)]
+    head = _split_around_no(clean_negated(v.cut(0, bracket.start())))
+    return head + [e for e in examples if e.has_content()]
+
+
+def _without_end_bracket(v: View) -> View:
+    """``v`` without a bracket of examples at its end, where words stay before it."""
+    bracket = _END_BRACKET.search(v.text)
+    if (
+        bracket is None
+        or not has_content(v.text[: bracket.start()])
+        or not _EXAMPLES_BRACKET.fullmatch(bracket.group(1))
+    ):
+        return v
+    return v.cut(0, bracket.start()).trim()
+
+
+def _spans_between(text: str, sep: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The stretches of ``text`` between the matches of ``sep``."""
+    spans, at = [], 0
+    for m in sep.finditer(text):
+        spans.append((at, m.start()))
+        at = m.end()
+    return [*spans, (at, len(text))]
+
+
+def _split_around_no(v: View) -> list[View]:
+    """:func:`split_list` for an item with no bracket of examples."""
     pieces: list[View] = []
     at = 0
     for m in _INNER_NO.finditer(v.text):
@@ -1136,11 +1249,18 @@ def negations(v: View, b: Builder) -> Clause:
         )
         if h.name == NEGATION_DONT_MENTION:
             concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
+        if h.name not in EXCLUDING_CUES and _names_examples(text[h.cue_start : h.cue_end]):
+            # "mice w/o SIRT1 (KO or knockdown)": a bracket kept for a list of what is left out
+            # says how, where the cue turned out to state a fact
+            concepts = [_without_end_bracket(c) for c in concepts]
         if h.name in EXCLUDING_CUES:
             # (each item cleaned as the whole was: "w/o rodent studies or anything on shift
             # workers")
+            examples = _names_examples(text[h.cue_start : h.cue_end])
             concepts = [
-                chat_dropped(clean_negated(item)) for c in concepts for item in split_list(c)
+                chat_dropped(clean_negated(item))
+                for c in concepts
+                for item in split_list(c, examples)
             ]
         concepts = [without_article(c) for c in concepts]
         back = bool(negated) and all(
