@@ -112,7 +112,9 @@ def test_without_spacy_no_negation_describes_the_answer(no_spacy: None) -> None:
             "what rihanna songs are there besides We Found Love?",
             '"what rihanna songs are there" AND NOT "We Found Love"',
         ),
-        ("cities other than paris that have a metro", '"cities" AND NOT "paris that have a metro"'),
+        # (a relative clause whose verb agrees with the head and not the item describes the head)
+        ("cities other than paris that have a metro", '"cities that have a metro" AND NOT "paris"'),
+        ("a city other than paris that has a metro", '"a city" AND NOT "paris that has a metro"'),
         # an adverb before the verb goes with it; a comma ends the item first
         (
             "What languages besides French usually use subject-verb-object construction?",

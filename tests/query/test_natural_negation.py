@@ -958,6 +958,14 @@ CASES: list[tuple[str, Query]] = [
         And(T("phones that are cheap"), Not(T("headphone jack"))),
     ),
     ("cities without a river that floods", And(T("cities"), Not(T("river that floods")))),
+    (
+        "vitamins other than vitamin C that boost immunity",
+        And(T("vitamins that boost immunity"), Not(T("vitamin C"))),
+    ),
+    (
+        "painkillers other than opioids that are addictive",
+        And(T("painkillers"), Not(T("opioids that are addictive"))),
+    ),
     ("studies without the ones that used mice", And(T("studies"), Not(T("ones that used mice")))),
     # a bracket that lists examples of what a request leaves out adds them; after "other
     # than" or a negated verb it names what is wanted, and one name alone is another name

@@ -220,6 +220,10 @@ _ITEM_THEN_RELATIVE = re.compile(
     re.I,
 )
 _SINGULAR_VERB = re.compile(r"is|was|has|does|[^\W\d_]*[^s\W]s", re.I)
+#: a noun in the plural ("cities", "eggs"; not "paris", "crisis", "status", "glass")
+_PLURAL_NOUN = re.compile(r"[^\W\d_]*[^\W\d_siu]s", re.I)
+#: a verb in the plural's form (not a past tense, which agrees with either)
+_PLURAL_VERB = re.compile(r"are|were|have|do|(?![^\W\d_]*(?:ed|s)$)[^\W\d_]{2,}", re.I)
 #: ... not where the item is an action ("without mentioning who ...") or a pointer ("without
 #: the ones that ...")
 _NOT_AN_ATTRIBUTE = re.compile(
@@ -237,11 +241,12 @@ _THAT_CLAUSE_NOUN = re.compile(
 _LAST_WORD = re.compile(r"([^\W\d_]+)\W*$")
 
 
-def _relative_of_head(text: str, h: _Hit, stop: int) -> int:
+def _relative_of_head(text: str, h: _Hit, stop: int, agreeing: bool = False) -> int:
     """Where an attribute left out ("without a backbone") ends when a relative clause follows
     it: the clause describes the head before the cue ("animals ... that live in water"), unless
-    only the attribute agrees with its verb ("cities without a river that floods"). ``stop``
-    where no such clause follows."""
+    only the attribute agrees with its verb ("cities without a river that floods"); with
+    ``agreeing``, only where the verb agrees with the head and not with the item ("vitamins
+    other than vitamin C that boost immunity"). ``stop`` where no such clause follows."""
     item = _ITEM_THEN_RELATIVE.match(text, h.cue_end, stop)
     if item is None or _NOT_AN_ATTRIBUTE.match(text, h.cue_end, stop):
         return stop
@@ -249,9 +254,16 @@ def _relative_of_head(text: str, h: _Hit, stop: int) -> int:
     noun = _LAST_WORD.search(text, h.cue_end, item.end())
     if head is None or noun is None or _THAT_CLAUSE_NOUN.fullmatch(noun.group(1)):
         return stop
-    plural_head = head.group(1).lower().endswith("s")
-    singular_noun = not noun.group(1).lower().endswith("s")
-    if _SINGULAR_VERB.fullmatch(item.group("verb")) and singular_noun and plural_head:
+    plural_head = bool(_PLURAL_NOUN.fullmatch(head.group(1)))
+    singular_noun = not _PLURAL_NOUN.fullmatch(noun.group(1))
+    verb = item.group("verb")
+    if agreeing:
+        plural_verb = bool(_PLURAL_VERB.fullmatch(verb))
+        singular_verb = bool(_SINGULAR_VERB.fullmatch(verb))
+        agrees_head = (plural_verb and plural_head) or (singular_verb and not plural_head)
+        agrees_item = (plural_verb and not singular_noun) or (singular_verb and singular_noun)
+        return item.end() if agrees_head and not agrees_item else stop
+    if _SINGULAR_VERB.fullmatch(verb) and singular_noun and plural_head:
         return stop  # only the attribute agrees with the verb: the clause is its own
     return item.end()
 
@@ -502,6 +514,9 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
             # sentence's verb starts; what follows says what is wanted
             h.neg_end = h.cut_end = verb
             return
+        # "vitamins other than vitamin C that boost immunity": a relative clause whose verb
+        # agrees with the head and not with the item describes the head
+        stop = _relative_of_head(text, h, stop, agreeing=True)
     if h.kind == "comma" and text[h.cue_start] == ",":
         m = _first_comma(text, h.cue_end, stop)
         listed = _listed_end(text, h.cue_end)
