@@ -254,6 +254,7 @@ SET_CORPORA = {
     "scifact59": "scifact",
     "excluir46": "excluir",
     "nevir34": "nevir",
+    "negconstraint40": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
