@@ -255,6 +255,8 @@ SET_CORPORA = {
     "excluir46": "excluir",
     "nevir34": "nevir",
     "negconstraint40": "negconstraint",
+    "comlq45": "comlq",
+    "scifact60": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
