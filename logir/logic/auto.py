@@ -370,6 +370,7 @@ class Exclusion(Composer):
         "nation": Param("nation", float, minimum=0.0, maximum=1.0),
         "pos_nation": Param("pos_nation", float, minimum=0.0, maximum=1.0),
         "request_pos_dense": Param("request_pos_dense", float, minimum=0.0, maximum=1.0),
+        "negated": Param("negated", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -400,6 +401,7 @@ class Exclusion(Composer):
         pos_nation: float = 0.2,
         request_pos_dense: float = 0.6,
         dense_floor: float = 0.0,
+        negated: float = 0.0,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -446,6 +448,9 @@ class Exclusion(Composer):
         if not 0 <= dense_floor <= 1:
             raise ValueError("dense_floor is a cosine in [0, 1]")
         self.dense_floor = dense_floor
+        if not 0 <= negated <= 1:
+            raise ValueError("negated is a weight in [0, 1]")
+        self.negated = negated
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -534,16 +539,17 @@ class Exclusion(Composer):
         rows: np.ndarray,
         share: np.ndarray | None,
         forms: list[list[str]],
-    ) -> tuple[np.ndarray, np.ndarray | None]:
+    ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         """Each term's evidence on the unit scale (its lexical part the best of its ``forms``,
-        :meth:`_forms`), scaled by its asserted ``share`` (None: all mentions count); and, over
-        a hybrid scorer with ``dense_tau`` < 1, its dense evidence alone, scaled the same."""
-        neg, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True, forms)
-        alone = dense if self.dense_tau < 1 else None
+        :meth:`_forms`), scaled by its asserted ``share`` (None: all mentions count); over a
+        hybrid scorer with ``dense_tau`` < 1, its dense evidence alone, scaled the same; and
+        the evidence before the scaling."""
+        raw, dense = self._unit_parts(scorer, terms, rows, self.neg_dense, True, forms)
+        neg, alone = raw, (dense if self.dense_tau < 1 else None)
         if share is not None:  # a mention in a negated scope is no evidence
-            neg = neg * share
+            neg = raw * share
             alone = None if alone is None else alone * share
-        return neg, alone
+        return neg, alone, raw
 
     def evidence(self, plan: Plan, scorer: Scorer, rows: np.ndarray) -> dict[str, np.ndarray]:
         """Per-part contributions for the given rows; they sum to the composed score."""
@@ -576,9 +582,15 @@ class Exclusion(Composer):
         if self.mentions == "asserted":  # every passage read once for both term lists
             shares = asserted_share(scorer, [" ".join(alts) for alts in read], rows, self.passing)
             share, share_full = shares[: len(distinct)], shares[len(distinct) :]
-        neg, alone = self._excluded(distinct, scorer, rows, share, read[: len(distinct)])
+        neg, alone, raw = self._excluded(distinct, scorer, rows, share, read[: len(distinct)])
+        if self.negated > 0 and share is not None and plan.positive and len(raw):
+            # "no coffee in it": a passage that says it lacks the excluded thing is what the
+            # query asks for
+            tau = min(self.tau, self.keyword_tau) if plan.keyword else self.tau
+            said = np.clip((raw - tau) / (1.0 - tau), 0.0, 1.0) * (1.0 - share)
+            out[plan.positive] = out[plan.positive] + self.negated * said.max(axis=0)
         if both:
-            full, full_alone = self._excluded(
+            full, full_alone, _ = self._excluded(
                 negated, scorer, rows, share_full, read[len(distinct) :]
             )
             w = np.asarray(weights, dtype=np.float32)[:, None]

@@ -44,6 +44,23 @@ def test_a_negated_mention_is_not_penalised(bm25: BM25Scorer) -> None:
     assert every.evidence["NOT coffee"][every.doc_idx.tolist().index(1)] < 0
 
 
+def test_a_passage_that_says_it_lacks_the_excluded_thing_comes_first(bm25: BM25Scorer) -> None:
+    # ``negated``: a passage that says it lacks the excluded thing gains that share of the
+    # term's evidence; off (0), it ranks by its positive part alone
+    off = get_composer("exclusion,tau=0,keyword=1")
+    on = get_composer("exclusion,tau=0,keyword=1,negated=0.5")
+    (r_off,) = off.rank([QUERY], bm25, 6)
+    (r_on,) = on.rank([QUERY], bm25, 6)
+    assert r_on.doc_idx[0] == 1  # "no coffee in it"
+    gain = dict(zip(r_on.doc_idx.tolist(), r_on.scores.tolist(), strict=True))
+    base = dict(zip(r_off.doc_idx.tolist(), r_off.scores.tolist(), strict=True))
+    assert gain[1] > base[1]
+    assert gain[2] == pytest.approx(base[2])  # panna cotta names no coffee: no change
+    np.testing.assert_allclose(on.score(QUERY, bm25, r_on.doc_idx), r_on.scores, rtol=1e-6)
+    with pytest.raises(LogirError):
+        get_composer("exclusion,negated=2")
+
+
 def test_score_equals_rank_and_evidence_adds_up(bm25: BM25Scorer) -> None:
     comp = get_composer("exclusion,tau=0,keyword=1")
     (r,) = comp.rank([QUERY], bm25, 6)
