@@ -29,7 +29,6 @@ KNOWN_FAILURES = frozenset(
         "q01",  # films by Nolan or Villeneuve but not sci-fi
         "q02",  # Christopher Nolan movies that aren't science fiction
         "q09",  # sci-fi movies that don't take place in space
-        "q13",  # Italian desserts with no nuts and no coffee
         "q24",  # how to treat migraines without medication
     }
 )
