@@ -990,6 +990,27 @@ CASES: list[tuple[str, Query]] = [
         "flowering plant genera excl. the daisy family (asteraceae)",
         And(T("flowering plant genera"), Not(T("daisy family"))),
     ),
+    # "and" between two stretches that each leave something out parts two clauses, unless
+    # the second names one word only or the text compares
+    (
+        "french films excluding comedies and italian films excluding westerns",
+        Or(
+            And(T("french films"), Not(T("comedies"))),
+            And(T("italian films"), Not(T("westerns"))),
+        ),
+    ),
+    (
+        "films excluding comedies and dramas, but not french ones",
+        And(T("films"), Not(T("comedies")), Not(T("dramas")), Not(T("french"))),
+    ),
+    (
+        "how do french films (excluding comedies) and italian films (excluding westerns) differ",
+        And(
+            T("how do french films and italian films differ"),
+            Not(T("comedies")),
+            Not(T("westerns")),
+        ),
+    ),
     # a polite word first, or after a fronted "no X"
     (
         "please skip vaccines, flu symptoms only",

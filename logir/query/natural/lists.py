@@ -90,13 +90,51 @@ _CLAUSE_JOIN = re.compile(
 )
 
 
+#: a word that leaves something out, and an "and" between two such ("french films excluding
+#: comedies and italian films excluding westerns": each side is a clause of its own)
+_EXCLUSION_WORD = re.compile(
+    r"\b(?:excluding|except|other\s+than|apart\s+from|aside\s+from|besides|but\s+not|minus"
+    r"|without)\b",
+    re.I,
+)
+_AND_JOIN = re.compile(r",?\s+and\s+", re.I)
+
+
+def _joins_two(text: str, m: re.Match[str], words: list[int]) -> bool:
+    """Whether the "and" at ``m`` stands between two stretches that each leave something out,
+    the second naming what it wants in two words or more before its own word ("... and italian
+    films excluding westerns"; not "excluding comedies and dramas, but not french ones")."""
+    after = [w for w in words if w >= m.end()]
+    if not after or words[0] >= m.start() or _COMPARES.search(text):
+        return False
+    return len(_WORD.findall(text, m.end(), after[0])) >= 2
+
+
+#: a comparison, whose "and" joins the two things compared ("the similarities between A
+#: (excluding a) and B (excluding b)", "compare X and Y")
+_COMPARES = re.compile(
+    r"\b(?:between|compar\w*|similar\w*|differ\w*|contrast\w*|relationship|both|versus|vs)\b",
+    re.I,
+)
+
+
+_WORD = re.compile(r"[^\W_][\w'\u2019-]*")
+
+
 def split_clauses(v: View) -> list[View]:
-    """Sentences and ", or" / ", and how ..." clauses, outside parentheses."""
+    """Sentences and ", or" / ", and how ..." clauses, outside parentheses; where two words
+    leave things out, an "and" between them parts two clauses too."""
     text = v.text
     cuts: list[tuple[int, int]] = []
-    for pat in (_SENTENCE_END, _CLAUSE_JOIN):
+    words = [m.start() for m in _EXCLUSION_WORD.finditer(text)]
+    joins: tuple[re.Pattern[str], ...] = (_SENTENCE_END, _CLAUSE_JOIN)
+    if len(words) >= 2:
+        joins = (*joins, _AND_JOIN)
+    for pat in joins:
         depth, counted = 0, 0
         for m in pat.finditer(text):
+            if pat is _AND_JOIN and not _joins_two(text, m, words):
+                continue
             depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
             counted = m.start()
             if depth > 0:
