@@ -200,6 +200,11 @@ KIND_TERMS = ("common", "all")
 #: "Buddhism", :mod:`logir.logic.forms`) or as written (``none``)
 FORMS = ("derived", "none")
 
+#: how the positive part of a union of exclusions ("french films excluding comedies and italian
+#: films excluding westerns") is read: each alternative on its own, the best counting (``max``),
+#: or all of them as one text (``joined``)
+UNIONS = ("max", "joined")
+
 #: what the kind evidence embeds of a passage's lead: each word and each ``pairs`` of adjacent
 #: words ("science fiction" for "sci-fi"), or each ``single`` word
 KIND_WORDS = ("pairs", "single")
@@ -252,6 +257,8 @@ class Plan:
     #: the nations whose people or works the positive part asks for by the nation's word
     #: (:func:`logir.logic.nations.wanted_nations`): their leads weigh ``pos_nation``
     nations: tuple[str, ...] = ()
+    #: where the query is a union of exclusions, the positive part of each alternative
+    alternatives: tuple[str, ...] = ()
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -263,7 +270,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     reading: each item is a condition on the passage).
     """
     from logir.logic.contract import as_reading
-    from logir.query import negated_terms, positive_terms
+    from logir.query import Or, negated_terms, positive_terms
 
     r = as_reading(reading)
     text = r.text
@@ -306,6 +313,10 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     named = tuple(names_an_entity(t, text) or nation_of(t) is not None for t in negated)
     short = is_short_query(text)
     request = not short and not keyword and is_request(text)
+    alternatives: tuple[str, ...] = ()
+    if isinstance(r.query, Or) and any(negated_terms(c) for c in r.query.children):
+        alternatives = tuple(" ".join(t.text for t in positive_terms(c)) for c in r.query.children)
+        alternatives = alternatives if all(alternatives) else ()
     return Plan(
         "exclude",
         text,
@@ -320,6 +331,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         short,
         request,
         tuple(wanted_nations(positive)),
+        alternatives,
     )
 
 
@@ -371,6 +383,7 @@ class Exclusion(Composer):
         "keyword_tau": Param("keyword_tau", float, minimum=0.0, maximum=1.0),
         "keyword_pos_dense": Param("keyword_pos_dense", float, minimum=0.0, maximum=1.0),
         "forms": Param("forms", str, choices=FORMS),
+        "union": Param("union", str, choices=UNIONS),
         "kind_words": Param("kind_words", str, choices=KIND_WORDS),
         "lead_floor": Param("lead_floor", float, minimum=0.0, maximum=1.0),
         "nation": Param("nation", float, minimum=0.0, maximum=1.0),
@@ -408,6 +421,7 @@ class Exclusion(Composer):
         request_pos_dense: float = 0.6,
         dense_floor: float = 0.0,
         negated: float = 0.2,
+        union: str = "joined",
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -457,6 +471,9 @@ class Exclusion(Composer):
         if not 0 <= negated <= 1:
             raise ValueError("negated is a weight in [0, 1]")
         self.negated = negated
+        if union not in UNIONS:
+            raise ValueError(f"union must be one of {', '.join(UNIONS)}")
+        self.union = union
         self._plans: LRU[Reading, Plan] = LRU(PLAN_CACHE_SIZE)
 
     def plan(self, reading: Reading | str) -> Plan:
@@ -576,6 +593,9 @@ class Exclusion(Composer):
             if plan.request:  # "famous ppl beefing w each other - ... skip that": its own words
                 dense_w = self.request_pos_dense
             pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
+            if plan.alternatives and self.union == "max":  # each alternative on its own
+                alts = self._unit(scorer, list(plan.alternatives), rows, dense_w, False)
+                pos = np.stack([alts.max(axis=0), pos[1]])
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
             if plan.nations and self.pos_nation > 0:  # "mexican people": its lead says so
                 lead = nations_in_lead(scorer, list(plan.nations), rows).any(axis=0)
@@ -758,6 +778,8 @@ class Exclusion(Composer):
         texts = []
         if plan.positive:
             texts += [plan.positive, self._flat_part(plan)[0]]
+        if plan.alternatives and self.union == "max":
+            texts += list(plan.alternatives)
         return texts + self._asserted_terms(plan)
 
     def _flat_part(self, plan: Plan) -> tuple[str, float]:

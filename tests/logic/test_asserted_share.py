@@ -292,3 +292,35 @@ def test_a_common_term_asserted_in_a_keyword_querys_lead_is_penalised_at_the_flo
             get_composer("auto,lead_floor=0").score(name, scorer, rows),
             get_composer("auto").score(name, scorer, rows),
         ), name
+
+
+UNION_PASSAGES = [
+    "French films: a survey of the new wave directors and their dramas.",
+    "French comedies of the 1960s made audiences laugh across Europe.",
+    "Italian films: neorealism and the postwar directors.",
+    "Italian westerns, the spaghetti westerns of Sergio Leone.",
+    "Japanese anime films.",
+]
+
+
+def test_a_union_of_exclusions_reads_each_alternative_on_its_own() -> None:
+    scorer = BM25Scorer.build(UNION_PASSAGES)
+    attach_passages(scorer, UNION_PASSAGES)
+    form = '("french films" AND NOT "comedies") OR ("italian films" AND NOT "westerns")'
+    plan = get_composer("auto").plan(form)
+    assert plan.alternatives == ("french films", "italian films")
+    (best,) = get_composer("exclusion,tau=0,keyword=1,union=max").rank([form], scorer, 5)
+    (joined,) = get_composer("exclusion,tau=0,keyword=1,union=joined").rank([form], scorer, 5)
+    assert sorted(best.doc_idx[:2].tolist()) == [0, 2]  # the films of either, not the excluded
+    assert sorted(joined.doc_idx[:2].tolist()) == [0, 2]
+    key = "french films italian films"  # the positive part, all alternatives joined
+    assert plan.positive == key
+
+    def positive(r: object, doc: int) -> float:
+        return float(r.evidence[key][r.doc_idx.tolist().index(doc)])  # type: ignore[attr-defined]
+
+    # read alone, each alternative's own passage counts in full; joined, it shares the text
+    assert positive(best, 0) > positive(joined, 0)
+    assert positive(best, 2) >= positive(joined, 2) - 1e-6
+    with pytest.raises(LogirError):
+        get_composer("exclusion,union=min")
