@@ -1011,6 +1011,9 @@ CASES: list[tuple[str, Query]] = [
             Not(T("westerns")),
         ),
     ),
+    # after people or creatures, "with no X" / "without X" is what the answers lack
+    ("pilots with no instrument rating", And(T("pilots"), Not(T("instrument rating")))),
+    ("mafia bosses w/o the new york ones", And(T("mafia bosses"), Not(T("new york")))),
     # a polite word first, or after a fronted "no X"
     (
         "please skip vaccines, flu symptoms only",
@@ -2482,6 +2485,10 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("Which leagues could attract though not retain top talent?", "negation:predicate"),
         ("what happens in mice/cells w/o SIRT1 (KO or knockdown)?", "negation:predicate"),
         ("mice without p53", "negation:predicate"),
+        # what people or creatures lack describes them ("the desserts" do not)
+        ("people without health insurance", "negation:predicate"),
+        ("patients with no symptoms", "negation:predicate"),
+        ("desserts with no nuts", "negation:no"),
         # a cohort's state at a study's start says who it is
         ("predictors of diabetes in pts w/o diabetes at baseline", "negation:predicate"),
         # a verb with its object after "without" tells how the thing asked for happens
@@ -2500,7 +2507,7 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         # ... unless it is asked of the one who answers: then it leaves something out of the answer
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),
         ("describe the band, can you do it without making any references", "negation:without"),
-        ("patients without p53 mutations", "negation:without"),
+        ("patients without p53 mutations", "negation:predicate"),  # what the cohort lacks
         ("countries that don't deal with china", "negation:predicate"),
         ("those studies which do not concern order entry systems", "negation:dont-mention"),
         # a word in "-ing" before "or" after "but not" / ", not" is a list item (a town), after

@@ -1360,6 +1360,21 @@ _BARE_NOT_TOPIC = re.compile(
 _MENTION_START = re.compile(rf"\s*(?:{MENTION_VERB})\b", re.I)
 _AUX_WORD = re.compile(rf"\b(?:{AUX})\b", re.I)
 #: a lab subject right before "without": "mice without", "mice/cells w/o"
+#: people and creatures that have or lack a thing: after them "without X" / "with no X" says
+#: what the answers lack, not a topic to leave out (not after places or groups: "cities with no
+#: public transport", "bands without a guitarist" read better as exclusions)
+_BEARER_END = re.compile(
+    r"\b(?:people|persons|patients|pilots|players|athletes|drivers|children|kids|adults|women|men"
+    r"|workers|soldiers|kings|queens|emperors|rulers|presidents|writers|authors|artists"
+    r"|musicians|singers|actors|actresses|directors|scientists|philosophers|survivors"
+    r"|individuals|participants|volunteers|donors|owners|families|species|invertebrates"
+    r"|vertebrates|mammals|birds|insects|reptiles|plants)\s+(?:with\s+)?$",
+    re.I,
+)
+#: ... unless a pointer opens the item ("mafia bosses w/o the new york ones")
+_POINTER_START = re.compile(
+    r"\s*(?:the|those|these|that|this|any(?:one|body|thing)?|anyone|ones?)\b", re.I
+)
 _LAB_SUBJECT_END = re.compile(
     r"\b(?:mice|mouse|rats?|cells?|animals|zebrafish|flies|worms|yeast|strains?|embryos|neurons"
     r"|organoids|knockouts?)\s*$",
@@ -1445,6 +1460,14 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
     unless the ``clause`` before the cue asks or requests something (``can you explain it without
     making any references to X``): there it tells the answer what to leave out.
     """
+    if (
+        name in (NEGATION_WITHOUT, NEGATION_NO)
+        and _BEARER_END.search(before)
+        and not _POINTER_START.match(negated)
+    ):
+        # "pilots with no instrument rating", "people without health insurance": what the
+        # answers lack, which the passages on them name ("flying without an instrument rating")
+        return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _LAB_SUBJECT_END.search(before) and _GENE_START.match(negated):
         # "mice w/o SIRT1 (KO or knockdown)": a knockout, whose papers are about the gene
         return NEGATION_PREDICATE
