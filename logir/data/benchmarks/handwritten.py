@@ -257,6 +257,8 @@ SET_CORPORA = {
     "negconstraint40": "negconstraint",
     "comlq45": "comlq",
     "scifact60": "scifact",
+    "nevir35": "nevir",
+    "excluir47": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
