@@ -592,10 +592,11 @@ class Exclusion(Composer):
             dense_w = self.keyword_pos_dense if plan.keyword or plan.short else self.pos_dense
             if plan.request:  # "famous ppl beefing w each other - ... skip that": its own words
                 dense_w = self.request_pos_dense
-            pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             if plan.alternatives and self.union == "max":  # each alternative on its own
-                alts = self._unit(scorer, list(plan.alternatives), rows, dense_w, False)
-                pos = np.stack([alts.max(axis=0), pos[1]])
+                alts = self._unit(scorer, [*plan.alternatives, rest], rows, dense_w, False)
+                pos = np.stack([alts[:-1].max(axis=0), alts[-1]])
+            else:
+                pos = self._unit(scorer, [plan.positive, rest], rows, dense_w, False)
             out[plan.positive] = (1.0 - w) * pos[0] + w * pos[1]
             if plan.nations and self.pos_nation > 0:  # "mexican people": its lead says so
                 lead = nations_in_lead(scorer, list(plan.nations), rows).any(axis=0)
@@ -609,10 +610,12 @@ class Exclusion(Composer):
             shares = asserted_share(scorer, [" ".join(alts) for alts in read], rows, self.passing)
             share, share_full = shares[: len(distinct)], shares[len(distinct) :]
         neg, alone, raw = self._excluded(distinct, scorer, rows, share, read[: len(distinct)])
+        # only evidence above tau counts (below): in a keyword query, above the lower of tau and
+        # keyword_tau
+        tau = min(self.tau, self.keyword_tau) if plan.keyword else self.tau
         if self.negated > 0 and share is not None and plan.positive and len(raw):
             # "no coffee in it": a passage that says it lacks the excluded thing is what the
             # query asks for
-            tau = min(self.tau, self.keyword_tau) if plan.keyword else self.tau
             said = np.clip((raw - tau) / (1.0 - tau), 0.0, 1.0) * (1.0 - share)
             out[plan.positive] = out[plan.positive] + self.negated * said.max(axis=0)
         if both:
@@ -639,7 +642,6 @@ class Exclusion(Composer):
         # only evidence above tau counts: a passing mention is not penalised (in a keyword query,
         # above the lower of tau and keyword_tau: a passage that names the excluded thing at all
         # is less wanted there)
-        tau = min(self.tau, self.keyword_tau) if plan.keyword else self.tau
         if tau > 0:
             neg = np.clip((neg - tau) / (1.0 - tau), 0.0, 1.0)
         if plan.keyword:  # a keyword query: a passage that names what it excludes weighs more

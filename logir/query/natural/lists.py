@@ -17,7 +17,12 @@ from logir.query.natural.lexicon import (
     NT,
     verbal_kind,
 )
-from logir.query.natural.negation import clean_negated, negations, without_article
+from logir.query.natural.negation import (
+    clean_negated,
+    negations,
+    outside_brackets,
+    without_article,
+)
 from logir.query.natural.view import View, has_content, is_abbreviation
 
 _LIST_MARK = re.compile(r"(?:(?<=\s)|(?<=^)|(?<=[:;,]))\(?(\d{1,2})[.)](?=\s)", re.M)
@@ -105,7 +110,7 @@ def _joins_two(text: str, m: re.Match[str], words: list[int]) -> bool:
     the second naming what it wants in two words or more before its own word ("... and italian
     films excluding westerns"; not "excluding comedies and dramas, but not french ones")."""
     after = [w for w in words if w >= m.end()]
-    if not after or words[0] >= m.start() or _COMPARES.search(text):
+    if not after or words[0] >= m.start():
         return False
     return len(_WORD.findall(text, m.end(), after[0])) >= 2
 
@@ -128,16 +133,11 @@ def split_clauses(v: View) -> list[View]:
     cuts: list[tuple[int, int]] = []
     words = [m.start() for m in _EXCLUSION_WORD.finditer(text)]
     joins: tuple[re.Pattern[str], ...] = (_SENTENCE_END, _CLAUSE_JOIN)
-    if len(words) >= 2:
+    if len(words) >= 2 and not _COMPARES.search(text):
         joins = (*joins, _AND_JOIN)
     for pat in joins:
-        depth, counted = 0, 0
-        for m in pat.finditer(text):
+        for m in outside_brackets(pat, text):
             if pat is _AND_JOIN and not _joins_two(text, m, words):
-                continue
-            depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
-            counted = m.start()
-            if depth > 0:
                 continue
             if (
                 pat is _SENTENCE_END

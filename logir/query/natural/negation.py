@@ -268,16 +268,17 @@ def _relative_of_head(text: str, h: _Hit, stop: int, agreeing: bool = False) -> 
     return item.end()
 
 
-def _outside_brackets(pattern: re.Pattern[str], text: str, start: int) -> re.Match[str] | None:
-    """The first match of ``pattern`` in ``text`` from ``start`` on that no bracket opened after
+def outside_brackets(
+    pattern: re.Pattern[str], text: str, start: int = 0
+) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` from ``start`` on that no bracket opened after
     ``start`` holds ("skip the luxury brands (bmw, audi) - ...": not the comma inside)."""
     depth, counted = 0, start
     for m in pattern.finditer(text, start):
         depth += text.count("(", counted, m.start()) - text.count(")", counted, m.start())
         counted = m.start()
         if depth <= 0:
-            return m
-    return None
+            yield m
 
 
 def _stretch_before(text: str, h: _Hit) -> str:
@@ -467,7 +468,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         m = (
             _ASIDE.search(text, h.cue_end)
             if h.kind == "aside"
-            else _outside_brackets(_FRONTED_STOP, text, h.cue_end)
+            else next(outside_brackets(_FRONTED_STOP, text, h.cue_end), None)
         )
         if h.kind == "fronted" and text[h.cue_start : h.cue_end].strip().lower() == "not":
             # "Not Netflix but HBO shows": the item ends at "but" (the cue saw it within four
@@ -1004,13 +1005,8 @@ def split_list(v: View, examples: bool = False) -> list[View]:
     ("football clubs outside england no premier league teams": "england", "premier league
     teams"; "(no benzos, no zopiclone)"); with ``examples``, a bracket of examples after an
     item adds them as items ("the nordic ones (quisling, finland's lapua movement)")."""
-    bracket = _END_BRACKET.search(v.text) if examples else None
-    if (
-        bracket is None
-        or not has_content(v.text[: bracket.start()])
-        or _NEGATING_BRACKET.match(bracket.group(1))
-        or not _EXAMPLES_BRACKET.fullmatch(bracket.group(1))
-    ):
+    bracket = _examples_at_end(v) if examples else None
+    if bracket is None or _NEGATING_BRACKET.match(bracket.group(1)):
         return _split_around_no(v)
     inner = _lead_cut(v.cut(bracket.start(1), bracket.end(1)), _EXAMPLES_LEAD)
     etc = _ETC.search(inner.text)
@@ -1020,16 +1016,23 @@ def split_list(v: View, examples: bool = False) -> list[View]:
     return head + [e for e in examples if e.has_content()]
 
 
-def _without_end_bracket(v: View) -> View:
-    """``v`` without a bracket of examples at its end, where words stay before it."""
+def _examples_at_end(v: View) -> re.Match[str] | None:
+    """The bracket of examples (:data:`_EXAMPLES_BRACKET`) at the end of ``v``, where words
+    stay before it."""
     bracket = _END_BRACKET.search(v.text)
     if (
         bracket is None
         or not has_content(v.text[: bracket.start()])
         or not _EXAMPLES_BRACKET.fullmatch(bracket.group(1))
     ):
-        return v
-    return v.cut(0, bracket.start()).trim()
+        return None
+    return bracket
+
+
+def _without_end_bracket(v: View) -> View:
+    """``v`` without a bracket of examples at its end, where words stay before it."""
+    bracket = _examples_at_end(v)
+    return v if bracket is None else v.cut(0, bracket.start()).trim()
 
 
 def _spans_between(text: str, sep: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -1264,14 +1267,14 @@ def negations(v: View, b: Builder) -> Clause:
         )
         if h.name == NEGATION_DONT_MENTION:
             concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
-        if h.name not in EXCLUDING_CUES and _names_examples(text[h.cue_start : h.cue_end]):
+        examples = _names_examples(text[h.cue_start : h.cue_end])
+        if h.name not in EXCLUDING_CUES and examples:
             # "mice w/o SIRT1 (KO or knockdown)": a bracket kept for a list of what is left out
             # says how, where the cue turned out to state a fact
             concepts = [_without_end_bracket(c) for c in concepts]
         if h.name in EXCLUDING_CUES:
             # (each item cleaned as the whole was: "w/o rodent studies or anything on shift
             # workers")
-            examples = _names_examples(text[h.cue_start : h.cue_end])
             concepts = [
                 chat_dropped(clean_negated(item))
                 for c in concepts

@@ -601,12 +601,13 @@ def _title_contractions_quiet(text: str) -> str:
     in lower case and before a capitalised one ("movies like Don't Look Up", "books like Never
     Let Me Go"; not "Films That Don't Have ...", typed in title case)."""
     out = list(text)
-    for m in _TITLE_CONTRACTION.finditer(text):
-        if _LOWER_WORD_BEFORE.search(text, max(0, m.start() - 40), m.start()):
-            out[m.start(1)] = TITLE_APOSTROPHE
-    for m in _TITLE_NEGATION.finditer(text):
-        if _LOWER_WORD_BEFORE.search(text, max(0, m.start() - 40), m.start()):
-            out[m.start()] = TITLE_N
+    for pattern, group, stand_in in (
+        (_TITLE_CONTRACTION, 1, TITLE_APOSTROPHE),
+        (_TITLE_NEGATION, 0, TITLE_N),
+    ):
+        for m in pattern.finditer(text):
+            if _LOWER_WORD_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                out[m.start(group)] = stand_in
     return "".join(out)
 
 
