@@ -259,6 +259,10 @@ SET_CORPORA = {
     "scifact60": "scifact",
     "nevir35": "nevir",
     "excluir47": "excluir",
+    "negconstraint41": "negconstraint",
+    "nevir36": "nevir",
+    "excluir48": "excluir",
+    "comlq46": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
