@@ -1786,6 +1786,11 @@ CASES: list[tuple[str, Query]] = [
     ),
     # where a thing was made, as "set in"
     ("cars that weren't made in germany", And(T("cars"), Not(T("cars made in germany")))),
+    # where the answers come from, as "aren't from": the verb of origin goes
+    (
+        "bands that don't come from an english-speaking country",
+        And(T("bands"), Not(T("bands from an english-speaking country"))),
+    ),
     (
         "cartoon series made outside the US (so no american shows)",
         And(T("cartoon series made outside the US"), Not(T("american shows"))),
@@ -2516,6 +2521,14 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("towns in berkshire but not reading or slough", "negation:but-not"),
         ("young people who are not working or studying", "negation:predicate"),
         ("drugs approved but not being marketed or sold", "negation:predicate"),
+        # a negated verb of origin in a relative says where the answers are from, as "aren't
+        # from" does; not where the wanted part names the same place, nor in a main clause
+        ("rock bands that didn't come from the us or the uk", "negation:copula"),
+        ("tennis players who don't come from a European country?", "negation:copula"),
+        ("spices that didn't originate in asia", "negation:copula"),
+        ("japanese noodles that didnt originate in japan", "negation:predicate"),
+        ("the virus doesn't come from bats", "negation:predicate"),
+        ("bands that never came from london", "negation:predicate"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

@@ -1445,7 +1445,9 @@ _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, 
 _SET_OFF = frozenset({NEGATION_BUT_NOT, NEGATION_COMMA_NOT})
 
 
-def negated_kind(name: str, negated: str, before: str = "", clause: str = "") -> str:
+def negated_kind(
+    name: str, negated: str, before: str = "", clause: str = "", cue: str = ""
+) -> str:
     """The cue name of a negation given the text it negates.
 
     After ``not`` (``that are not``, ``but not``, ``, not``), a participle with a complement of
@@ -1458,8 +1460,18 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
     ``is the source not identified``: a question about a predicate). After ``without``, a verb
     with its object (``teams that went the season without losing a game``) states a predicate,
     unless the ``clause`` before the cue asks or requests something (``can you explain it without
-    making any references to X``): there it tells the answer what to leave out.
+    making any references to X``): there it tells the answer what to leave out. A negated verb of
+    origin in a relative clause (``cue``: ``bands that didn't come from the uk``) says where the
+    answers are from, as ``bands that aren't from the uk`` does: :data:`NEGATION_COPULA`.
     """
+    if (
+        name == NEGATION_PREDICATE
+        and _ATTACHED.search(cue)
+        and not _NEVER.search(cue)
+        and ORIGIN.match(negated)
+        and not _shares_root(negated, before)
+    ):
+        return NEGATION_COPULA
     if (
         name in (NEGATION_WITHOUT, NEGATION_NO)
         and _BEARER_END.search(before)
@@ -1522,6 +1534,23 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "") ->
     return NEGATION_PREDICATE
 
 
+_ROOT = re.compile(r"[^\W\d_]{4,}")
+
+
+def _shares_root(negated: str, before: str) -> bool:
+    """Whether a word of ``negated`` starts as a word of ``before`` does, in its first four letters
+    ("japanese noodles that didn't originate in japan": the origin is the contrast asked about,
+    not a topic left out)."""
+    roots = {w.group()[:4].lower() for w in _ROOT.finditer(before)}
+    return any(w.group()[:4].lower() in roots for w in _ROOT.finditer(negated))
+
+
+#: a verb of origin with its preposition, after a negated auxiliary ("didn't come from")
+ORIGIN = re.compile(
+    r"\s*(?:originally\s+)?(?:come|came|hail|hails|hailed|originate|originated|stem|stemmed)"
+    r"\s+(?=(?:from|in)\b)",
+    re.I,
+)
 _NAMED = re.compile(r"named|called|titled|entitled", re.I)
 #: words after "named" that make it a verb of its own ("not named in the report")
 _NOT_A_NAME = frozenset(("in", "by", "as", "after", "for", "on", "at", "to", "yet", "until"))

@@ -38,6 +38,7 @@ from logir.query.natural.lexicon import (
     NEGATION_WITHOUT,
     NO_FOLLOW_EXCEPT,
     NT,
+    ORIGIN,
     POSTPOSED,
     SPACED_DASH,
     VERDICT_COMMA,
@@ -1258,13 +1259,23 @@ def negations(v: View, b: Builder) -> Clause:
                 continue  # "why do these plants store inulin instead of starch?": a contrast
         if h.kind in ("verbal", "no", "minus") and not has_content(text[: h.cue_start]):
             continue  # "What should not be done ...": no subject to keep
-        parts = [(h.cue_end, h.neg_end)]
+        was = h.name
+        h.name = negated_kind(
+            h.name,
+            text[h.cue_end : h.neg_end],
+            _stretch_before(text, h),
+            text[: h.cue_start],
+            text[h.cue_start : h.cue_end],
+        )
+        start = h.cue_end
+        if was == NEGATION_PREDICATE and h.name == NEGATION_COPULA:
+            # "bands that didn't come from the uk": where they are from ("from the uk")
+            origin = ORIGIN.match(text, h.cue_end)
+            start = origin.end() if origin else start
+        parts = [(start, h.neg_end)]
         if h.second:
             parts.append(h.second)
         concepts = [clean_negated(v.cut(s, e)) for s, e in parts]
-        h.name = negated_kind(
-            h.name, text[h.cue_end : h.neg_end], _stretch_before(text, h), text[: h.cue_start]
-        )
         if h.name == NEGATION_DONT_MENTION:
             concepts = [_lead_cut(c, _ABOUT_START) for c in concepts]
         examples = _names_examples(text[h.cue_start : h.cue_end])
