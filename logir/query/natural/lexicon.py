@@ -1445,9 +1445,7 @@ _OPEN_KINDS = frozenset({NEGATION_COPULA, NEGATION_BUT_NOT, NEGATION_COMMA_NOT, 
 _SET_OFF = frozenset({NEGATION_BUT_NOT, NEGATION_COMMA_NOT})
 
 
-def negated_kind(
-    name: str, negated: str, before: str = "", clause: str = "", cue: str = ""
-) -> str:
+def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cue: str = "") -> str:
     """The cue name of a negation given the text it negates.
 
     After ``not`` (``that are not``, ``but not``, ``, not``), a participle with a complement of
