@@ -8,7 +8,8 @@ is asserted) or a pronoun that is the negated object itself ("without enough of 
 thin": the bones are asserted); a mention of the term inside an open scope is *negated*. Cues:
 
 - negation: "no", "not", "never", "without", "nor", "neither", "none", "non", a negated
-  auxiliary ("don't", "isn't", "cannot" ...), "lacks";
+  auxiliary ("don't", "isn't", "cannot" ...), "lacks", and verbs of keeping away from a thing
+  ("avoid", "abstain from", "shun", "eschew", "forgo": "vegans avoid meat");
 - substitution and contrast: "instead of", "rather than", "in place of", "unlike", "free of",
   "free from", "absence of";
 - after the term: "X-free", "X free" ("coffee-free", "gluten free");
@@ -56,6 +57,13 @@ DOUBLE_NEGATION_WORDS = 4
 NEGATIONS = _words(
     "no not never without nor neither none non lacks lacking cannot dont doesnt didnt isnt arent "
     "wasnt werent wont wouldnt shouldnt couldnt cant hasnt havent hadnt aint"
+)
+#: verbs of keeping away from a thing ("vegans avoid meat, dairy and eggs"): what follows them is
+#: what the subject does without
+AVOIDANCE = _words(
+    "avoid avoids avoided avoiding abstain abstains abstained abstaining refrain refrains "
+    "refrained refraining shun shuns shunned shunning eschew eschews eschewed eschewing forgo "
+    "forgoes forgoing forwent"
 )
 #: two-word cues: the first word, then the words that may follow it
 PAIRED = {
@@ -226,4 +234,4 @@ def _is_cue(word: str, nxt: str) -> bool:
     """Whether ``word``, followed by ``nxt``, opens a negated scope."""
     if word in PAIRED:
         return nxt in PAIRED[word]
-    return (word in NEGATIONS or word in CONTRASTS) and nxt not in PSEUDO
+    return (word in NEGATIONS or word in CONTRASTS or word in AVOIDANCE) and nxt not in PSEUDO

@@ -25,6 +25,10 @@ def counts(text: str, *targets: str) -> dict[str, tuple[int, int]]:
         "It contains neither cocoa nor coffee.",
         "A non-coffee version for children.",
         "It is made without this coffee.",  # a determiner, not a pronoun object
+        # verbs of keeping away from a thing
+        "People with reflux are told to avoid coffee.",
+        "Monks of the order abstain from coffee and meat.",
+        "The diet shuns coffee entirely.",
     ],
 )
 def test_a_mention_in_a_negated_scope_is_negated(text: str) -> None:
