@@ -263,6 +263,9 @@ SET_CORPORA = {
     "nevir36": "nevir",
     "excluir48": "excluir",
     "comlq46": "comlq",
+    "negconstraint42": "negconstraint",
+    "scifact61": "scifact",
+    "nevir37": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
