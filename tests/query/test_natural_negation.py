@@ -1786,6 +1786,27 @@ CASES: list[tuple[str, Query]] = [
     ),
     # where a thing was made, as "set in"
     ("cars that weren't made in germany", And(T("cars"), Not(T("cars made in germany")))),
+    # a bracket of examples after a relative negation's item says what the answers are instead:
+    # it stays with the wanted part (a "?" may end the guess); not after another cue
+    (
+        "ion channels that aren't voltage-gated (mechano, ligand, store-operated...)",
+        And(T("ion channels (mechano, ligand, store-operated...)"), Not(T("voltage-gated"))),
+    ),
+    (
+        "runx2 in cells that aren't bone-forming cells (vascular smooth muscle, heart valves?)",
+        And(
+            T("runx2 in cells (vascular smooth muscle, heart valves?)"),
+            Not(T("bone-forming cells")),
+        ),
+    ),
+    (
+        "songs that were never released as a single (album tracks etc)",
+        And(T("songs (album tracks etc)"), Not(T("songs released as a single"))),
+    ),
+    (
+        "the irish civil war fighting, dont care which parties came out of it (fianna fail etc)",
+        And(T("the irish civil war fighting"), Not(T("parties came out of it"))),
+    ),
     # where the answers come from, as "aren't from": the verb of origin goes
     (
         "bands that don't come from an english-speaking country",

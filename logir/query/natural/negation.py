@@ -605,6 +605,10 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if _NEGATING_BRACKET.match(text, rel.end()):
             # "that arent sleeping pills (no benzos, no zopiclone)": a negation of its own
             h.cut_end = rel.start()
+        elif _answers_bracket(text, h, rel, closing):
+            # "cells that aren't immune cells (neurons, epithelium...)": what the answers are
+            # instead, which stays with the wanted part
+            h.cut_end = rel.start()
     if h.kind == "neither":
         nor = _NOR.search(text[h.cue_end : h.neg_end])
         if not nor and h.neg_end < stop:
@@ -986,6 +990,28 @@ _ALTERNATIVE_CUE = re.compile(
     r"|to\s+do\s+with",
     re.I,
 )
+
+
+#: a relative negation's cue ("that aren't", "which do not", "who never")
+_RELATIVE_CUE = re.compile(r"\s*(?:(?:but|yet)\s+)?(?:that|which|who)\b", re.I)
+
+
+def _answers_bracket(
+    text: str, h: _Hit, rel: re.Match[str], closing: dict[int, int] | None
+) -> bool:
+    """Whether the bracket ``rel`` opens after the item of a relative negation lists examples of
+    what the answers are instead ("ion channels that aren't voltage-gated (mechano, ligand,
+    store-operated...)"), with nothing after it but punctuation."""
+    if not rel.group().endswith("(") or not _RELATIVE_CUE.match(text, h.cue_start, h.cue_end):
+        return False
+    close = (closing or _closing_parens(text)).get(rel.end() - 1, -1)
+    # (a guess may end the list: "(vascular smooth muscle, heart valve cells?)")
+    end = close - 1 if text[close - 1 : close] == "?" else close
+    return (
+        end > rel.end()
+        and bool(_EXAMPLES_BRACKET.fullmatch(text, rel.end(), end))
+        and not text[close + 1 : max(h.cut_end, h.neg_end, close + 1)].strip(" ,.;:!?")
+    )
 
 
 def _names_examples(cue: str) -> bool:
@@ -1470,7 +1496,7 @@ _HEAD_END = re.compile(
     r"|and|or)\b"
     # the sentence ends the head ("optogenetics experiments that aren't about hunger?? need it
     # for a school project")
-    r"|[?!;]|\.(?=\s|$)",
+    r"|[?!;(]|\.(?=\s|$)",
     re.I,
 )
 
