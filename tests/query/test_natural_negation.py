@@ -1786,6 +1786,16 @@ CASES: list[tuple[str, Query]] = [
     ),
     # where a thing was made, as "set in"
     ("cars that weren't made in germany", And(T("cars"), Not(T("cars made in germany")))),
+    # "not a single X" / "not one X" before a verb says nobody did, as "no one" does
+    (
+        "verdicts in which not a single judge dissented",
+        T("verdicts in which not a single judge dissented"),
+    ),
+    ("elections where not one woman was elected", T("elections where not one woman was elected")),
+    (
+        "tennis players, not one of the williams sisters",
+        And(T("tennis players"), Not(T("one of the williams sisters"))),
+    ),
     # a bracket of examples after a relative negation's item says what the answers are instead:
     # it stays with the wanted part (a "?" may end the guess); not after another cue
     (

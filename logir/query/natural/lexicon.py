@@ -513,6 +513,10 @@ _NOT_FOLLOW_EXCEPT = (
     r"|interesting|impressive|obvious|surprising|serious|complicated|complex|special|bothered"
     r"|worried|concerned|sick|tired|happy|excited|impressed|convinced|fussed|keen|crazy|big)\b)"
     r"|bad|half\s+bad|once\s+but"  # "not bad": good; "not once but twice"
+    # "verdicts in which not a single judge dissented": nobody did, as "no one" says; a verb
+    # follows its noun (not "kubrick films, not a single war film")
+    r"|(?:a\s+single|one\s+single|one)(?=\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s+(?:[^\W\d_]+ed|was|were"
+    r"|did|does|do|has|had|have|is|are|got|won|ran|made|took|came|went|saw|knew|voted|scored)\b)"
     # a liking, not a negation: "my son can't get enough of spongebob", "can't help but laugh",
     # "the gadgets i couldn't live without"
     r"|get\s+enough|help\s+but|live\s+without"
