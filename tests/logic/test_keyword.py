@@ -74,7 +74,7 @@ def test_the_penalty_weighs_the_keyword_factor(fake) -> None:
     assert "a keyword query: penalty x4" in explained
     assert "evidence counted above" not in explained  # tau 0 here: keyword_tau does not lower it
     lower = get_composer("auto").explain("films excluding comedies")
-    assert "a keyword query: penalty x4, evidence counted above 0.4" in lower
+    assert "a keyword query: penalty x3, evidence counted above 0.4" in lower
     assert "a common term asserted in a passage's lead counts 0.6" in lower
     named = get_composer("auto").explain("roman emperors but not Nero")
     assert "keyword query" in named and "lead counts" not in named  # a name: no floor
