@@ -266,6 +266,9 @@ SET_CORPORA = {
     "negconstraint42": "negconstraint",
     "scifact61": "scifact",
     "nevir37": "nevir",
+    "comlq47": "comlq",
+    "excluir49": "excluir",
+    "scifact62": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
