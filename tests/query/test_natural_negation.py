@@ -1786,6 +1786,12 @@ CASES: list[tuple[str, Query]] = [
     ),
     # where a thing was made, as "set in"
     ("cars that weren't made in germany", And(T("cars"), Not(T("cars made in germany")))),
+    # square brackets read as round ones, where they pair up
+    (
+        "single seasons of live-action tv shows [no cartoon seasons]",
+        And(T("single seasons of live-action tv shows"), Not(T("cartoon seasons"))),
+    ),
+    ("a list [of x", T("a list [of x")),
     # "not a single X" / "not one X" before a verb says nobody did, as "no one" does
     (
         "verdicts in which not a single judge dissented",

@@ -236,13 +236,32 @@ def decompose(text: str) -> Decomposition:
         raise EmptyQuery("cannot decompose an empty query")
     spacy_available()  # the first call loads spaCy (seconds): outside the time budget
     b = Builder()
-    q = _decompose(text, b)
+    q = _decompose(_round_brackets(text), b)
     spans = {t.text: b.spans[t.text] for t in _iter_terms(q) if t.text in b.spans}
     if any(c in t.text for t in _iter_terms(q) for c in TITLE_STAND_INS):
         q = _titles_back(q)
         spans = {_letters_back(t): v for t, v in spans.items()}
     spacy = spacy_tokens(text, SPACY_MAX_TOKENS) <= SPACY_MAX_TOKENS and spacy_available()
     return Decomposition(q, spans, list(b.cues), "spacy" if spacy else "regex")
+
+
+def _round_brackets(text: str) -> str:
+    """``text`` with square brackets written as round ones where each "[" is closed by a "]"
+    and none is nested ("live-action tv seasons [no cartoons]" reads as "(no cartoons)"); the
+    same length, so spans stay where they are."""
+    if "[" not in text:
+        return text
+    depth = 0
+    for c in text:
+        if c == "[":
+            depth += 1
+            if depth > 1:
+                return text
+        elif c == "]":
+            depth -= 1
+            if depth < 0:
+                return text
+    return text if depth else text.replace("[", "(").replace("]", ")")
 
 
 def _letters_back(text: str) -> str:
