@@ -269,6 +269,7 @@ SET_CORPORA = {
     "comlq47": "comlq",
     "excluir49": "excluir",
     "scifact62": "scifact",
+    "nevir38": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
