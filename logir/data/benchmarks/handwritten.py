@@ -270,6 +270,7 @@ SET_CORPORA = {
     "excluir49": "excluir",
     "scifact62": "scifact",
     "nevir38": "nevir",
+    "negconstraint43": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
