@@ -2550,6 +2550,10 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("Can you explain the novel without revealing any of the sequel?", "negation:without"),
         ("describe the band, can you do it without making any references", "negation:without"),
         ("patients without p53 mutations", "negation:predicate"),  # what the cohort lacks
+        # a verb of getting by: the answers are about the lack ("I can do without" still refuses)
+        ("where did families live without running water", "negation:predicate"),
+        ("how do plants survive without sunlight", "negation:predicate"),
+        ("how to make bread without yeast", "negation:without"),
         ("countries that don't deal with china", "negation:predicate"),
         ("those studies which do not concern order entry systems", "negation:dont-mention"),
         # a word in "-ing" before "or" after "but not" / ", not" is a list item (a town), after

@@ -1393,6 +1393,13 @@ _CONSENT_START = re.compile(
 )
 #: a negated verb right before "without" ("you can't see without", "it won't start without")
 _NEGATED_VERB_END = re.compile(rf"(?:\b(?:{NT}|cant|wont|not|never)\s+)[a-z]+\s*$", re.I)
+#: a verb of getting by, right before "without" ("societies that lived without farming", "how do
+#: plants survive without sunlight"): the answers are about the lack, and name what they lack
+_LACKING_VERB_END = re.compile(
+    r"\b(?:live|lives|lived|living|survive|survives|survived|surviving|cope|copes|coped|coping"
+    r"|thrive|thrives|thrived|thriving|get\s+by|got\s+by|getting\s+by|went|go|goes|going|gone)\s*$",
+    re.I,
+)
 #: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
 _AT_BASELINE = re.compile(
     r"\bat\s+(?:baseline|(?:study\s+)?entry|enrol(?:l)?ment|recruitment|inclusion)\s*$", re.I
@@ -1492,6 +1499,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
     if name == NEGATION_WITHOUT and _AT_BASELINE.search(negated):
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _CONSENT_START.match(negated):
+        return NEGATION_PREDICATE
+    if name == NEGATION_WITHOUT and _LACKING_VERB_END.search(before):
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _NEGATED_VERB_END.search(before):
         # "stuff in the night sky you can't see without a telescope": a condition (you need
