@@ -107,6 +107,8 @@ TERMINATORS = _words(
 )
 #: pronouns that end a scope: the negated thing is the pronoun, what follows is asserted
 PRONOUNS = _words("it them him")
+#: one-word cues that open a negated scope (``_is_cue``)
+_OPENERS = NEGATIONS | CONTRASTS | AVOIDANCE
 _CLAUSE = re.compile(r"[^.;:!?()\[\]]+")
 _COMMA = re.compile(r"[^,]+")
 _PLAIN = re.compile(r"\w+(?:['\u2019]\w+)*")
@@ -234,4 +236,4 @@ def _is_cue(word: str, nxt: str) -> bool:
     """Whether ``word``, followed by ``nxt``, opens a negated scope."""
     if word in PAIRED:
         return nxt in PAIRED[word]
-    return (word in NEGATIONS or word in CONTRASTS or word in AVOIDANCE) and nxt not in PSEUDO
+    return word in _OPENERS and nxt not in PSEUDO

@@ -584,6 +584,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         h.neg_end = comma
         h.cut_end = stop if comment else comma
     rel = _RELATIVE_TAIL.search(text, h.cue_end, h.neg_end)
+    close = -1  # where the bracket that ``rel`` opens closes
     if rel and rel.group().endswith("("):
         close = (closing or _closing_parens(text)).get(rel.end() - 1, -1)
         if h.cue_end < close < h.neg_end and _head_after(text[close + 1 : h.neg_end]):
@@ -605,7 +606,7 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
         if _NEGATING_BRACKET.match(text, rel.end()):
             # "that arent sleeping pills (no benzos, no zopiclone)": a negation of its own
             h.cut_end = rel.start()
-        elif _answers_bracket(text, h, rel, closing):
+        elif _answers_bracket(text, h, rel.end(), close):
             # "cells that aren't immune cells (neurons, epithelium...)": what the answers are
             # instead, which stays with the wanted part
             h.cut_end = rel.start()
@@ -996,21 +997,18 @@ _ALTERNATIVE_CUE = re.compile(
 _RELATIVE_CUE = re.compile(r"\s*(?:(?:but|yet)\s+)?(?:that|which|who)\b", re.I)
 
 
-def _answers_bracket(
-    text: str, h: _Hit, rel: re.Match[str], closing: dict[int, int] | None
-) -> bool:
-    """Whether the bracket ``rel`` opens after the item of a relative negation lists examples of
-    what the answers are instead ("ion channels that aren't voltage-gated (mechano, ligand,
-    store-operated...)"), with nothing after it but punctuation."""
-    if not rel.group().endswith("(") or not _RELATIVE_CUE.match(text, h.cue_start, h.cue_end):
+def _answers_bracket(text: str, h: _Hit, start: int, close: int) -> bool:
+    """Whether the bracket from ``start`` to ``close`` (-1: none) after the item of a relative
+    negation lists examples of what the answers are instead ("ion channels that aren't
+    voltage-gated (mechano, ligand, store-operated...)"), with nothing after it but punctuation."""
+    if close < 0 or not _RELATIVE_CUE.match(text, h.cue_start, h.cue_end):
         return False
-    close = (closing or _closing_parens(text)).get(rel.end() - 1, -1)
     # (a guess may end the list: "(vascular smooth muscle, heart valve cells?)")
     end = close - 1 if text[close - 1 : close] == "?" else close
     return (
-        end > rel.end()
-        and bool(_EXAMPLES_BRACKET.fullmatch(text, rel.end(), end))
-        and not text[close + 1 : max(h.cut_end, h.neg_end, close + 1)].strip(" ,.;:!?")
+        end > start
+        and bool(_EXAMPLES_BRACKET.fullmatch(text, start, end))
+        and not text[close + 1 : h.cut_end].strip(" ,.;:!?")
     )
 
 
