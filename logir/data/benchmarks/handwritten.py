@@ -271,6 +271,8 @@ SET_CORPORA = {
     "scifact62": "scifact",
     "nevir38": "nevir",
     "negconstraint43": "negconstraint",
+    "excluir50": "excluir",
+    "negconstraint44": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
