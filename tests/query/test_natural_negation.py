@@ -2570,6 +2570,13 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("japanese noodles that didnt originate in japan", "negation:predicate"),
         ("the virus doesn't come from bats", "negation:predicate"),
         ("bands that never came from london", "negation:predicate"),
+        # a negated modal before a passive says what cannot be done to the answers: a property,
+        # however short; a negated copula alone before a participle still leaves a topic out
+        ("kinds of arthritis that can't be cured", "negation:predicate"),
+        ("plastics which cannot be recycled", "negation:predicate"),
+        ("cars that won't be driven by teenagers", "negation:predicate"),
+        ("restaurants that aren't crowded", "negation:copula"),
+        ("dishes that can't be spicy", "negation:copula"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

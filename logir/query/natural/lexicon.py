@@ -1471,7 +1471,9 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
     unless the ``clause`` before the cue asks or requests something (``can you explain it without
     making any references to X``): there it tells the answer what to leave out. A negated verb of
     origin in a relative clause (``cue``: ``bands that didn't come from the uk``) says where the
-    answers are from, as ``bands that aren't from the uk`` does: :data:`NEGATION_COPULA`.
+    answers are from, as ``bands that aren't from the uk`` does: :data:`NEGATION_COPULA`. A
+    negated modal before a passive (``arthritis that can't be cured``) says what cannot be done
+    to the answers: a predicate, with or without a complement.
     """
     if (
         name == NEGATION_PREDICATE
@@ -1532,6 +1534,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
             return name  # "not about war", "not spicy"
     if not _PARTICIPLE.fullmatch(word) or _LINKED.fullmatch(word):
         return name
+    if name == NEGATION_COPULA and _MODAL_BE.search(cue) and not word.lower().endswith("ing"):
+        return NEGATION_PREDICATE  # "arthritis that can't be cured": what cannot be done to it
     if nxt is None or nxt.group(1).lower() == "by":
         return name
     if name in _SET_OFF and nxt.group(1).lower() in ("or", "and", "nor"):
@@ -1544,6 +1548,13 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
         return name  # "Utah national parks not named Zion or Arches": those names left out
     return NEGATION_PREDICATE
 
+
+#: a negated modal before "be" ("can't be", "could not be", "won't be"): what may or can be done
+_MODAL_BE = re.compile(
+    r"\b(?:(?:can|could|will|would|should|shall|may|might|must)\s+not"
+    r"|(?:can|couldn|won|wouldn|shouldn|mustn)['\u2019]?t|cannot)\s+be\b",
+    re.I,
+)
 
 _ROOT = re.compile(r"[^\W\d_]{4,}")
 
