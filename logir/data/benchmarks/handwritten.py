@@ -273,6 +273,7 @@ SET_CORPORA = {
     "negconstraint43": "negconstraint",
     "excluir50": "excluir",
     "negconstraint44": "negconstraint",
+    "nevir39": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
