@@ -274,6 +274,9 @@ SET_CORPORA = {
     "excluir50": "excluir",
     "negconstraint44": "negconstraint",
     "nevir39": "nevir",
+    "scifact63": "scifact",
+    "negconstraint45": "negconstraint",
+    "excluir51": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
