@@ -277,6 +277,8 @@ SET_CORPORA = {
     "scifact63": "scifact",
     "negconstraint45": "negconstraint",
     "excluir51": "excluir",
+    "nevir40": "nevir",
+    "scifact64": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
