@@ -2577,6 +2577,11 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("cars that won't be driven by teenagers", "negation:predicate"),
         ("restaurants that aren't crowded", "negation:copula"),
         ("dishes that can't be spicy", "negation:copula"),
+        # a relative clause's own verb before "without" says how the answers do it
+        ("aircraft that fly without an engine", "negation:predicate"),
+        ("DNA methylation which happens without Dnmt1", "negation:predicate"),
+        ("dishes that are without meat", "negation:without"),
+        ("aircraft without an engine", "negation:without"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

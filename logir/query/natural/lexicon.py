@@ -1400,6 +1400,14 @@ _LACKING_VERB_END = re.compile(
     r"|thrive|thrives|thrived|thriving|get\s+by|got\s+by|getting\s+by|went|go|goes|going|gone)\s*$",
     re.I,
 )
+#: a relative clause's own verb right before "without" ("aircraft that fly without an engine",
+#: "methylation that happens without Dnmt1"): how the answers do what they do, a property; not a
+#: copula ("dishes that are without meat") nor a verb with an object of its own
+_RELATIVE_VERB_END = re.compile(
+    r"\b(?:that|which|who)\s+(?:[^\W\d_]+ly\s+)?"
+    r"(?!(?:is|are|was|were|am|be|been|being|but|and|or|yet|one|ones)\b)[^\W\d_]+\s*$",
+    re.I,
+)
 #: a state at a study's start ("pts w/o diabetes at baseline"): who the cohort is, not a topic
 _AT_BASELINE = re.compile(
     r"\bat\s+(?:baseline|(?:study\s+)?entry|enrol(?:l)?ment|recruitment|inclusion)\s*$", re.I
@@ -1473,7 +1481,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
     origin in a relative clause (``cue``: ``bands that didn't come from the uk``) says where the
     answers are from, as ``bands that aren't from the uk`` does: :data:`NEGATION_COPULA`. A
     negated modal before a passive (``arthritis that can't be cured``) says what cannot be done
-    to the answers: a predicate, with or without a complement.
+    to the answers: a predicate, with or without a complement; so does ``without`` right after a
+    relative clause's own verb (``aircraft that fly without an engine``).
     """
     if (
         name == NEGATION_PREDICATE
@@ -1502,7 +1511,9 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _CONSENT_START.match(negated):
         return NEGATION_PREDICATE
-    if name == NEGATION_WITHOUT and _LACKING_VERB_END.search(before):
+    if name == NEGATION_WITHOUT and (
+        _LACKING_VERB_END.search(before) or _RELATIVE_VERB_END.search(before)
+    ):
         return NEGATION_PREDICATE
     if name == NEGATION_WITHOUT and _NEGATED_VERB_END.search(before):
         # "stuff in the night sky you can't see without a telescope": a condition (you need
