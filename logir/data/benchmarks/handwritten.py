@@ -279,6 +279,7 @@ SET_CORPORA = {
     "excluir51": "excluir",
     "nevir40": "nevir",
     "scifact64": "scifact",
+    "comlq48": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
