@@ -266,7 +266,8 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     """Choose how to rank a reading (policy: ``cues``, ``always`` or ``never``).
 
     Under ``cues`` a written-out form (logir syntax, a gold form) is taken at its word; an inferred
-    one is applied only where one of its ``EXCLUSION_CUES`` fired, and not to entity questions,
+    one is applied only where one of its ``EXCLUSION_CUES`` fired, and not to entity questions
+    (unless they set an exception off or ask for answers not in, from or about something),
     claims, or requests whose negation describes the answer (a condition list keeps its own
     reading: each item is a condition on the passage).
     """
@@ -290,14 +291,17 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
             ENTITY_QUESTION.match(text)
             and not cues.SET_ASIDE.search(text)
             and not _negation_after_question(text)
+            and not cues.asks_outside(text)
         ):
             why = "an entity-seeking question: its negation constrains the answer"
             return Plan("flat", text, logical_form=form, why=why)
         if is_claim(text):
             why = "a statement: its negation is part of what it claims"
             return Plan("flat", text, logical_form=form, why=why)
-        if cues.CONJUNCTION_LIST not in r.cues and negation_describes_answer(
-            text, framed=cues.FRAME_DROPPED in r.cues
+        if (
+            cues.CONJUNCTION_LIST not in r.cues
+            and not cues.asks_outside(text)
+            and negation_describes_answer(text, framed=cues.FRAME_DROPPED in r.cues)
         ):
             why = "the negation describes the answer asked for, not a topic to leave out"
             return Plan("flat", text, logical_form=form, why=why)

@@ -47,8 +47,15 @@ def test_plan_follows_the_policy() -> None:
         "Who painted the Mona Lisa? Not interested in the theft.",
         # (a full stop ends the question too, but not one that ends an abbreviation)
         "who owned which newspaper and who bought it. w/o the toronto star",
+        # ... or it asks for answers not in, from or about something: a place or topic left out
+        "which universities aren't in the united states?",
+        "which influenza studies aren't about the immune response?",
+        "Which boxers are not from the US?",
     ):
         assert plan_query(text, "cues").kind == "exclude", text
+    # (not "in" a state, nor a property of the answer)
+    for text in ("Which aircraft is not in working condition?", "Which saints were not martyrs?"):
+        assert plan_query(text, "cues").kind == "flat", text
     assert plan_query("Which rivers flow through Germany but not France? Thanks", "cues").kind == (
         "flat"
     )

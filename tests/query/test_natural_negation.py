@@ -2582,6 +2582,11 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("DNA methylation which happens without Dnmt1", "negation:predicate"),
         ("dishes that are without meat", "negation:without"),
         ("aircraft without an engine", "negation:without"),
+        # a which question for answers not in, from or about something leaves that out
+        ("which universities aren't in the united states?", "negation:copula"),
+        ("which kpop singers arent in shinee?", "negation:copula"),
+        ("which aircraft is not in working condition?", "negation:predicate"),
+        ("which saints were not martyrs?", "negation:predicate"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

@@ -118,6 +118,7 @@ from logir.query.natural.lexicon import (
     SET_ASIDE,
     TEMPLATE_THAT_ARE_ALSO,
     TEMPLATE_THAT_ARE_ALSO_BOTH,
+    asks_outside,
 )
 from logir.query.natural.nlp import SPACY_MAX_TOKENS, SPACY_MODEL, spacy_available
 from logir.query.syntax import QueryTooLong
@@ -166,6 +167,7 @@ __all__ = [
     "SPACY_MODEL",
     "TEMPLATE_THAT_ARE_ALSO",
     "TEMPLATE_THAT_ARE_ALSO_BOTH",
+    "asks_outside",
     "decompose",
     "spacy_available",
 ]

@@ -1484,6 +1484,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
     to the answers: a predicate, with or without a complement; so does ``without`` right after a
     relative clause's own verb (``aircraft that fly without an engine``).
     """
+    if name == NEGATION_PREDICATE and asks_outside(clause + cue + negated):
+        return NEGATION_COPULA
     if (
         name == NEGATION_PREDICATE
         and _ATTACHED.search(cue)
@@ -1566,6 +1568,27 @@ _MODAL_BE = re.compile(
     r"|(?:can|couldn|won|wouldn|shouldn|mustn)['\u2019]?t|cannot)\s+be\b",
     re.I,
 )
+
+#: "which universities aren't in the united states?": a which question whose subject runs
+#: to a negated copula and a preposition of place or topic ("in" of a state is none: "not in
+#: working condition", "not in use", "not in office")
+_ASKS_OUTSIDE = re.compile(
+    r"\W*which\s+[^?.,;:!()\[\]]*?\b(?:(?:is|are|was|were)\s+not"
+    r"|(?:isn|aren|wasn|weren|arn)['\u2019]?t)\s+(?:(?:actually|really)\s+)?"
+    r"(?:in\b(?!\s+(?:working|good|bad|poor|use|service|operation|danger|trouble|favou?r|charge"
+    r"|power|office|print|stock|debt|love|need|place|time|order|force|effect)\b)"
+    r"|(?:from|about|inside|within)\b)",
+    re.I,
+)
+
+
+def asks_outside(text: str) -> bool:
+    """Whether ``text`` is a which question that asks for answers not in, from or about
+    something ("which universities aren't in the united states?", "which influenza studies
+    aren't about the immune response?"): that leaves a place or topic out of the passages, as
+    "universities that aren't in the us" does, though the answer is an entity."""
+    return _ASKS_OUTSIDE.match(text) is not None
+
 
 _ROOT = re.compile(r"[^\W\d_]{4,}")
 
