@@ -280,6 +280,9 @@ SET_CORPORA = {
     "nevir40": "nevir",
     "scifact64": "scifact",
     "comlq48": "comlq",
+    "excluir52": "excluir",
+    "negconstraint46": "negconstraint",
+    "scifact65": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
