@@ -283,6 +283,7 @@ SET_CORPORA = {
     "excluir52": "excluir",
     "negconstraint46": "negconstraint",
     "scifact65": "scifact",
+    "comlq49": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
