@@ -2587,6 +2587,9 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         ("which kpop singers arent in shinee?", "negation:copula"),
         ("which aircraft is not in working condition?", "negation:predicate"),
         ("which saints were not martyrs?", "negation:predicate"),
+        # a word in "-ing" before the answers' own noun names a kind of them
+        ("video games that aren't fighting games", "negation:copula"),
+        ("people who aren't living in cities", "negation:predicate"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

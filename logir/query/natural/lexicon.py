@@ -1551,6 +1551,8 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
         return NEGATION_PREDICATE  # "arthritis that can't be cured": what cannot be done to it
     if nxt is None or nxt.group(1).lower() == "by":
         return name
+    if word.lower().endswith("ing") and _shares_root(nxt.group(1), before):
+        return name  # "video games that aren't fighting games": a kind of the answers, named
     if name in _SET_OFF and nxt.group(1).lower() in ("or", "and", "nor"):
         return name  # "castles, but not stirling or edinburgh": items in a list, not a verb
     if _MADE_OF.fullmatch(word) and nxt.group(1).lower() in ("from", "with", "of", "using"):
