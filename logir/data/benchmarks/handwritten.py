@@ -284,6 +284,8 @@ SET_CORPORA = {
     "negconstraint46": "negconstraint",
     "scifact65": "scifact",
     "comlq49": "comlq",
+    "excluir53": "excluir",
+    "nevir41": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
