@@ -286,6 +286,7 @@ SET_CORPORA = {
     "comlq49": "comlq",
     "excluir53": "excluir",
     "nevir41": "nevir",
+    "negconstraint47": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
