@@ -287,6 +287,8 @@ SET_CORPORA = {
     "excluir53": "excluir",
     "nevir41": "nevir",
     "negconstraint47": "negconstraint",
+    "comlq50": "comlq",
+    "scifact66": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
