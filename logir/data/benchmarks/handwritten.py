@@ -289,6 +289,7 @@ SET_CORPORA = {
     "negconstraint47": "negconstraint",
     "comlq50": "comlq",
     "scifact66": "scifact",
+    "nevir42": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
