@@ -2590,6 +2590,10 @@ def test_negation_rules_without_spacy(no_spacy: None, text: str, expected: Query
         # a word in "-ing" before the answers' own noun names a kind of them
         ("video games that aren't fighting games", "negation:copula"),
         ("people who aren't living in cities", "negation:predicate"),
+        # how widely the answers occur, and where, is a property of theirs
+        ("phospholipids that are not common in ordinary membranes", "negation:predicate"),
+        ("mutations that aren't present in every region", "negation:predicate"),
+        ("birds that aren't common", "negation:copula"),
     ],
 )
 def test_cue_says_the_kind_of_negation(text: str, kind: str) -> None:

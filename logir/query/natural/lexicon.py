@@ -1482,7 +1482,9 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
     answers are from, as ``bands that aren't from the uk`` does: :data:`NEGATION_COPULA`. A
     negated modal before a passive (``arthritis that can't be cured``) says what cannot be done
     to the answers: a predicate, with or without a complement; so does ``without`` right after a
-    relative clause's own verb (``aircraft that fly without an engine``).
+    relative clause's own verb (``aircraft that fly without an engine``), and an adjective of
+    how widely something occurs before where (``phospholipids that are not common in
+    membranes``).
     """
     if name == NEGATION_PREDICATE and asks_outside(clause + cue + negated):
         return NEGATION_COPULA
@@ -1545,6 +1547,13 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
             return NEGATION_PREDICATE  # "did Subaru not acknowledge"
         if _BARE_NOT_TOPIC.fullmatch(word) or nxt is None:
             return name  # "not about war", "not spicy"
+    if (
+        name == NEGATION_COPULA
+        and _SPREAD.fullmatch(word)
+        and nxt is not None
+        and nxt.group(1).lower() in _SPREAD_WHERE
+    ):
+        return NEGATION_PREDICATE  # "phospholipids that are not common in membranes": how far
     if not _PARTICIPLE.fullmatch(word) or _LINKED.fullmatch(word):
         return name
     if name == NEGATION_COPULA and _MODAL_BE.search(cue) and not word.lower().endswith("ing"):
@@ -1563,6 +1572,14 @@ def negated_kind(name: str, negated: str, before: str = "", clause: str = "", cu
         return name  # "Utah national parks not named Zion or Arches": those names left out
     return NEGATION_PREDICATE
 
+
+#: adjectives of how widely something occurs, before where ("not common in membranes", "not
+#: present in every region"): a property of the answers' distribution, which their passages state
+_SPREAD = re.compile(
+    r"common|present|prevalent|abundant|frequent|widespread|typical|usual|uniform|ubiquitous",
+    re.I,
+)
+_SPREAD_WHERE = frozenset(("in", "among", "at", "within", "across", "throughout"))
 
 #: a negated modal before "be" ("can't be", "could not be", "won't be"): what may or can be done
 _MODAL_BE = re.compile(
