@@ -290,6 +290,8 @@ SET_CORPORA = {
     "comlq50": "comlq",
     "scifact66": "scifact",
     "nevir42": "nevir",
+    "excluir54": "excluir",
+    "negconstraint48": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
