@@ -292,6 +292,7 @@ SET_CORPORA = {
     "nevir42": "nevir",
     "excluir54": "excluir",
     "negconstraint48": "negconstraint",
+    "nevir43": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
