@@ -293,6 +293,7 @@ SET_CORPORA = {
     "excluir54": "excluir",
     "negconstraint48": "negconstraint",
     "nevir43": "nevir",
+    "excluir55": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
