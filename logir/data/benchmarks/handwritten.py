@@ -294,6 +294,7 @@ SET_CORPORA = {
     "negconstraint48": "negconstraint",
     "nevir43": "nevir",
     "excluir55": "excluir",
+    "negconstraint49": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
