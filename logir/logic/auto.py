@@ -214,6 +214,9 @@ KIND_WORDS = ("pairs", "single")
 #: is settled; see ``Exclusion._kind_rows``)
 KIND_BATCH = 32
 
+#: the evidence key of a flat plan's bonus for a passage that states its negation
+STATED = "stated negated"
+
 #: query texts whose plan one composer keeps (least recently used first out)
 PLAN_CACHE_SIZE = 4096
 
@@ -260,6 +263,9 @@ class Plan:
     nations: tuple[str, ...] = ()
     #: where the query is a union of exclusions, the positive part of each alternative
     alternatives: tuple[str, ...] = ()
+    #: a flat plan's negated statements ("won the title" in "drivers who never won the
+    #: title"): a passage that states them negated weighs the composer's ``predicate`` more
+    stated: tuple[str, ...] = ()
 
 
 def plan_query(reading: Reading | str, policy: str) -> Plan:
@@ -286,7 +292,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     if policy == "cues" and not r.explicit:
         if not fired:
             why = "the negation states a property, no exclusion cue"
-            return Plan("flat", text, logical_form=form, why=why)
+            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
         if (
             ENTITY_QUESTION.match(text)
             and not cues.SET_ASIDE.search(text)
@@ -294,17 +300,17 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
             and not cues.asks_outside(text)
         ):
             why = "an entity-seeking question: its negation constrains the answer"
-            return Plan("flat", text, logical_form=form, why=why)
+            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
         if is_claim(text):
             why = "a statement: its negation is part of what it claims"
-            return Plan("flat", text, logical_form=form, why=why)
+            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
         if (
             cues.CONJUNCTION_LIST not in r.cues
             and not cues.asks_outside(text)
             and negation_describes_answer(text, framed=cues.FRAME_DROPPED in r.cues)
         ):
             why = "the negation describes the answer asked for, not a topic to leave out"
-            return Plan("flat", text, logical_form=form, why=why)
+            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
     if r.mode_used == "syntax":
         why = "logir syntax"
     elif r.mode_used == "gold":
@@ -338,6 +344,12 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         tuple(wanted_nations(positive)),
         alternatives,
     )
+
+
+def _stated(negated: tuple[str, ...], positive: str) -> tuple[str, ...]:
+    """Each negated statement less the words the positive part also holds (itself where
+    nothing else is left)."""
+    return tuple(distinct_words(t, positive) if positive else t for t in negated)
 
 
 #: the first question mark(s) of a text, with more text after them
@@ -395,6 +407,7 @@ class Exclusion(Composer):
         "pos_nation": Param("pos_nation", float, minimum=0.0, maximum=1.0),
         "request_pos_dense": Param("request_pos_dense", float, minimum=0.0, maximum=1.0),
         "negated": Param("negated", float, minimum=0.0, maximum=1.0),
+        "predicate": Param("predicate", float, minimum=0.0, maximum=1.0),
         "k": Param("depth", int, minimum=1, maximum=MAX_DEPTH, renamed_to="depth"),
     }
 
@@ -427,6 +440,7 @@ class Exclusion(Composer):
         dense_floor: float = 0.0,
         negated: float = 0.2,
         union: str = "joined",
+        predicate: float = 0.0,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
@@ -476,6 +490,9 @@ class Exclusion(Composer):
         if not 0 <= negated <= 1:
             raise ValueError("negated is a weight in [0, 1]")
         self.negated = negated
+        if not 0 <= predicate <= 1:
+            raise ValueError("predicate is a weight in [0, 1]")
+        self.predicate = predicate
         if union not in UNIONS:
             raise ValueError(f"union must be one of {', '.join(UNIONS)}")
         self.union = union
@@ -582,7 +599,10 @@ class Exclusion(Composer):
     def evidence(self, plan: Plan, scorer: Scorer, rows: np.ndarray) -> dict[str, np.ndarray]:
         """Per-part contributions for the given rows; they sum to the composed score."""
         if plan.kind == "flat":
-            return {plan.text: scorer.score([plan.text], rows)[0]}
+            out = {plan.text: scorer.score([plan.text], rows)[0]}
+            if self._states(plan):
+                out[STATED] = self._stated_bonus(plan, scorer, rows)
+            return out
         out, neg = self._evidence_without_kinds(plan, scorer, rows)
         return self._penalised(plan, out, self._with_kinds(plan, scorer, rows, neg))
 
@@ -739,7 +759,7 @@ class Exclusion(Composer):
     def rank_readings(self, readings: list[Reading], scorer: Scorer, k: int) -> list[Ranking]:
         plans = [self.plan(r) for r in readings]
         out: list[Ranking | None] = [None] * len(readings)
-        flat = [i for i, p in enumerate(plans) if p.kind == "flat"]
+        flat = [i for i, p in enumerate(plans) if p.kind == "flat" and not self._states(p)]
         if flat:
             idx, sc = scorer.search([plans[i].text for i in flat], k)
             for j, i in enumerate(flat):
@@ -751,7 +771,28 @@ class Exclusion(Composer):
         )
         for i, rows in zip(excluding, candidates, strict=True):
             out[i] = self._rank_exclusion(plans[i], scorer, k, rows)
+        stated = [i for i, p in enumerate(plans) if p.kind == "flat" and self._states(p)]
+        if stated:
+            idx = scorer.search([plans[i].text for i in stated], max(self.depth, k))[0]
+            for j, i in enumerate(stated):
+                rows = idx[j][idx[j] >= 0].astype(np.int64)
+                out[i] = self._ranked(plans[i], k, rows, self.evidence(plans[i], scorer, rows))
         return [r for r in out if r is not None]
+
+    def _states(self, plan: Plan) -> bool:
+        """Whether a flat plan weighs passages that state its negation (``predicate`` > 0)."""
+        return self.predicate > 0 and bool(plan.stated)
+
+    def _stated_bonus(self, plan: Plan, scorer: Scorer, rows: np.ndarray) -> np.ndarray:
+        """``predicate`` times the evidence of a plan's negated statement that a passage gives
+        only in a negated scope ("... has never won a major title"), the best over its
+        statements."""
+        terms = list(plan.stated)
+        read = self._forms(scorer, terms)
+        share = asserted_share(scorer, [" ".join(alts) for alts in read], rows, self.passing)
+        raw = self._unit_parts(scorer, terms, rows, self.neg_dense, True, read)[0]
+        said = np.clip((raw - self.tau) / (1.0 - self.tau), 0.0, 1.0) * (1.0 - share)
+        return self.predicate * said.max(axis=0)
 
     def score_ahead(self, items: list[tuple[Reading, np.ndarray]], scorer: Scorer) -> None:
         plans = [(self.plan(r), rows) for r, rows in items]
@@ -879,7 +920,12 @@ class Exclusion(Composer):
             keep, neg = self._kind_rows(plan, scorer, k, rows, out, neg)
             rows = rows[keep]
             out = {key: v[keep] for key, v in out.items()}
-        ev = self._penalised(plan, out, neg)
+        return self._ranked(plan, k, rows, self._penalised(plan, out, neg))
+
+    def _ranked(
+        self, plan: Plan, k: int, rows: np.ndarray, ev: dict[str, np.ndarray]
+    ) -> Ranking:
+        """The top ``k`` of ``rows`` by the sum of their evidence ``ev``."""
         total = _total(ev)
         order, top = topk(total[None, :], k)
         order, top = order[0], top[0]
