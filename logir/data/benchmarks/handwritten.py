@@ -295,6 +295,7 @@ SET_CORPORA = {
     "nevir43": "nevir",
     "excluir55": "excluir",
     "negconstraint49": "negconstraint",
+    "scifact67": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
