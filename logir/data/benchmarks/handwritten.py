@@ -296,6 +296,8 @@ SET_CORPORA = {
     "excluir55": "excluir",
     "negconstraint49": "negconstraint",
     "scifact67": "scifact",
+    "excluir56": "excluir",
+    "nevir44": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
