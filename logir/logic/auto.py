@@ -534,6 +534,9 @@ class Exclusion(Composer):
             cues += f"; a request: positive part dense x{self.request_pos_dense:g}, BM25 the rest"
         if plan.nations and self.pos_nation > 0:
             cues += f"; a lead naming {' or '.join(plan.nations)}: positive +{self.pos_nation:g}"
+        if self._states(plan):
+            said = " / ".join(repr(t) for t in plan.stated)
+            cues += f"; a passage stating {said} negated: +{self.predicate:g} x its evidence"
         return f"{self.name}: {how} ({plan.why}){cues}"
 
     # -- evidence on a unit scale -------------------------------------------------------------
@@ -922,9 +925,7 @@ class Exclusion(Composer):
             out = {key: v[keep] for key, v in out.items()}
         return self._ranked(plan, k, rows, self._penalised(plan, out, neg))
 
-    def _ranked(
-        self, plan: Plan, k: int, rows: np.ndarray, ev: dict[str, np.ndarray]
-    ) -> Ranking:
+    def _ranked(self, plan: Plan, k: int, rows: np.ndarray, ev: dict[str, np.ndarray]) -> Ranking:
         """The top ``k`` of ``rows`` by the sum of their evidence ``ev``."""
         total = _total(ev)
         order, top = topk(total[None, :], k)

@@ -324,3 +324,37 @@ def test_a_union_of_exclusions_reads_each_alternative_on_its_own() -> None:
     assert positive(best, 2) >= positive(joined, 2) - 1e-6
     with pytest.raises(LogirError):
         get_composer("exclusion,union=min")
+
+
+DRIVERS = [
+    "Stirling Moss, who drove for Mercedes, Maserati and Vanwall in the 1950s and finished "
+    "second in the championship four times, never won the world title.",
+    "Racing driver Mika Hakkinen won the world title with McLaren, a racing team that won "
+    "the world title again later.",
+    "Racing driver Jenson Button won the world title with Brawn in 2009.",
+    "Ramen is a Japanese noodle soup.",
+]
+
+
+def test_a_passage_that_states_a_predicate_negated_gains_under_predicate() -> None:
+    # "drivers who never won the world title" is ranked flat (the negation states a property);
+    # with ``predicate`` > 0, a passage that says "never won the world title" gains that share of
+    # the statement's evidence, and the others keep their flat scores
+    scorer = BM25Scorer.build(DRIVERS)
+    attach_passages(scorer, DRIVERS)
+    query = "racing drivers who never won the world title"
+    off, on = get_composer("auto"), get_composer("auto,predicate=0.5")
+    assert on.plan(query).kind == "flat" and on.plan(query).stated == ("won the world title",)
+    (r_off,) = off.rank([query], scorer, 4)
+    (r_on,) = on.rank([query], scorer, 4)
+    assert r_off.doc_idx[0] != 0
+    assert r_on.doc_idx[0] == 0  # Moss
+    base = dict(zip(r_off.doc_idx.tolist(), r_off.scores.tolist(), strict=True))
+    gain = dict(zip(r_on.doc_idx.tolist(), r_on.scores.tolist(), strict=True))
+    assert gain[0] > base[0]
+    assert gain[1] == pytest.approx(base[1]) and gain[2] == pytest.approx(base[2])
+    np.testing.assert_allclose(on.score(query, scorer, r_on.doc_idx), r_on.scores, rtol=1e-6)
+    np.testing.assert_allclose(sum(r_on.evidence.values()), r_on.scores, rtol=1e-6, atol=1e-7)
+    assert "stated negated" in r_on.evidence and "stated negated" not in r_off.evidence
+    with pytest.raises(LogirError):
+        get_composer("auto,predicate=2")
