@@ -298,6 +298,8 @@ SET_CORPORA = {
     "scifact67": "scifact",
     "excluir56": "excluir",
     "nevir44": "nevir",
+    "scifact68": "scifact",
+    "negconstraint50": "negconstraint",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
