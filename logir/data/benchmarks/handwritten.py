@@ -300,6 +300,7 @@ SET_CORPORA = {
     "nevir44": "nevir",
     "scifact68": "scifact",
     "negconstraint50": "negconstraint",
+    "comlq51": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
