@@ -289,10 +289,13 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
         why = "nothing is negated" if not negated else "policy never"
         return Plan("flat", text, logical_form=form, why=why)
     fired = [c for c in r.cues if c in EXCLUSION_CUES]
+    # what a passage may state negated; not in an entity question ("Which senators did not
+    # sign ...?"), whose answer passages seldom say it
+    stated = () if ENTITY_QUESTION.match(text) else _stated(negated, positive)
     if policy == "cues" and not r.explicit:
         if not fired:
             why = "the negation states a property, no exclusion cue"
-            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
+            return Plan("flat", text, logical_form=form, why=why, stated=stated)
         if (
             ENTITY_QUESTION.match(text)
             and not cues.SET_ASIDE.search(text)
@@ -300,17 +303,17 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
             and not cues.asks_outside(text)
         ):
             why = "an entity-seeking question: its negation constrains the answer"
-            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
+            return Plan("flat", text, logical_form=form, why=why)
         if is_claim(text):
             why = "a statement: its negation is part of what it claims"
-            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
+            return Plan("flat", text, logical_form=form, why=why)
         if (
             cues.CONJUNCTION_LIST not in r.cues
             and not cues.asks_outside(text)
             and negation_describes_answer(text, framed=cues.FRAME_DROPPED in r.cues)
         ):
             why = "the negation describes the answer asked for, not a topic to leave out"
-            return Plan("flat", text, logical_form=form, why=why, stated=_stated(negated, positive))
+            return Plan("flat", text, logical_form=form, why=why, stated=stated)
     if r.mode_used == "syntax":
         why = "logir syntax"
     elif r.mode_used == "gold":
@@ -440,7 +443,7 @@ class Exclusion(Composer):
         dense_floor: float = 0.0,
         negated: float = 0.2,
         union: str = "joined",
-        predicate: float = 0.0,
+        predicate: float = 0.2,
     ) -> None:
         if not all(math.isfinite(x) for x in (beta, pos_dense, neg_dense, tau, flat_weight)):
             raise ValueError("beta, pos_dense, neg_dense, tau and flat_weight must be finite")
