@@ -25,11 +25,16 @@ PASSAGES = [
 QUERY = '"Italian dessert" AND NOT "coffee"'
 
 
+def _bm25(passages: list[str]) -> BM25Scorer:
+    """A BM25 scorer over ``passages`` that carries their texts (the composer reads them)."""
+    scorer = BM25Scorer.build(passages)
+    attach_passages(scorer, passages)
+    return scorer
+
+
 @pytest.fixture
 def bm25() -> BM25Scorer:
-    scorer = BM25Scorer.build(PASSAGES)
-    attach_passages(scorer, PASSAGES)
-    return scorer
+    return _bm25(PASSAGES)
 
 
 def test_a_negated_mention_is_not_penalised(bm25: BM25Scorer) -> None:
@@ -304,8 +309,7 @@ UNION_PASSAGES = [
 
 
 def test_a_union_of_exclusions_reads_each_alternative_on_its_own() -> None:
-    scorer = BM25Scorer.build(UNION_PASSAGES)
-    attach_passages(scorer, UNION_PASSAGES)
+    scorer = _bm25(UNION_PASSAGES)
     form = '("french films" AND NOT "comedies") OR ("italian films" AND NOT "westerns")'
     plan = get_composer("auto").plan(form)
     assert plan.alternatives == ("french films", "italian films")
@@ -340,8 +344,7 @@ def test_a_passage_that_states_a_predicate_negated_gains_under_predicate() -> No
     # "drivers who never won the world title" is ranked flat (the negation states a property);
     # with ``predicate`` (0.2 by default; 0 turns it off), a passage that says "never won the
     # world title" gains that share of the statement's evidence, the others keep their flat scores
-    scorer = BM25Scorer.build(DRIVERS)
-    attach_passages(scorer, DRIVERS)
+    scorer = _bm25(DRIVERS)
     query = "racing drivers who never won the world title"
     off, on = get_composer("auto,predicate=0"), get_composer("auto")
     assert on.plan(query).kind == "flat" and on.plan(query).stated == ("won the world title",)
