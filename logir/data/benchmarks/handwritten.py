@@ -301,6 +301,8 @@ SET_CORPORA = {
     "scifact68": "scifact",
     "negconstraint50": "negconstraint",
     "comlq51": "comlq",
+    "nevir45": "nevir",
+    "comlq52": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
