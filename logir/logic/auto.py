@@ -291,7 +291,7 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     fired = [c for c in r.cues if c in EXCLUSION_CUES]
     # what a passage may state negated; not in an entity question ("Which senators did not
     # sign ...?"), whose answer passages seldom say it
-    stated = () if ENTITY_QUESTION.match(text) else _stated(negated, positive)
+    stated = () if ENTITY_QUESTION.match(text) else tuple(distinct_terms(negated, positive))
     if policy == "cues" and not r.explicit:
         if not fired:
             why = "the negation states a property, no exclusion cue"
@@ -349,10 +349,12 @@ def plan_query(reading: Reading | str, policy: str) -> Plan:
     )
 
 
-def _stated(negated: tuple[str, ...], positive: str) -> tuple[str, ...]:
-    """Each negated statement less the words the positive part also holds (itself where
-    nothing else is left)."""
-    return tuple(distinct_words(t, positive) if positive else t for t in negated)
+def distinct_terms(negated: tuple[str, ...] | list[str], positive: str) -> list[str]:
+    """Each negated term without the words ``positive`` also asks for (:func:`distinct_words`;
+    the terms as they are where there is no positive part)."""
+    if not positive:
+        return list(negated)
+    return [distinct_words(t, positive) for t in negated]
 
 
 #: the first question mark(s) of a text, with more text after them
@@ -579,9 +581,7 @@ class Exclusion(Composer):
     def _negated(self, plan: Plan) -> list[str]:
         """Each excluded term without the words the positive part also asks for: they measure
         the wanted topic, not the excluded one (the term itself where nothing else is left)."""
-        if not plan.positive:
-            return list(plan.negated)
-        return [distinct_words(t, plan.positive) for t in plan.negated]
+        return distinct_terms(plan.negated, plan.positive)
 
     def _excluded(
         self,
@@ -647,7 +647,7 @@ class Exclusion(Composer):
         if self.negated > 0 and share is not None and plan.positive and len(raw):
             # "no coffee in it": a passage that says it lacks the excluded thing is what the
             # query asks for
-            said = np.clip((raw - tau) / (1.0 - tau), 0.0, 1.0) * (1.0 - share)
+            said = _denied(raw, share, tau)
             out[plan.positive] = out[plan.positive] + self.negated * said.max(axis=0)
         if both:
             full, full_alone, _ = self._excluded(
@@ -778,11 +778,16 @@ class Exclusion(Composer):
         for i, rows in zip(excluding, candidates, strict=True):
             out[i] = self._rank_exclusion(plans[i], scorer, k, rows)
         stated = [i for i, p in enumerate(plans) if p.kind == "flat" and self._states(p)]
-        if stated:
-            idx = scorer.search([plans[i].text for i in stated], max(self.depth, k))[0]
+        if stated:  # the flat top depth, each read again with its bonus
+            idx, sc = scorer.search([plans[i].text for i in stated], max(self.depth, k))
             for j, i in enumerate(stated):
-                rows = idx[j][idx[j] >= 0].astype(np.int64)
-                out[i] = self._ranked(plans[i], k, rows, self.evidence(plans[i], scorer, rows))
+                found = idx[j] >= 0
+                rows = idx[j][found].astype(np.int64)
+                ev = {
+                    plans[i].text: sc[j][found],
+                    STATED: self._stated_bonus(plans[i], scorer, rows),
+                }
+                out[i] = self._ranked(plans[i], k, rows, ev)
         return [r for r in out if r is not None]
 
     def _states(self, plan: Plan) -> bool:
@@ -797,8 +802,7 @@ class Exclusion(Composer):
         read = self._forms(scorer, terms)
         share = asserted_share(scorer, [" ".join(alts) for alts in read], rows, self.passing)
         raw = self._unit_parts(scorer, terms, rows, self.neg_dense, True, read)[0]
-        said = np.clip((raw - self.tau) / (1.0 - self.tau), 0.0, 1.0) * (1.0 - share)
-        return self.predicate * said.max(axis=0)
+        return self.predicate * _denied(raw, share, self.tau).max(axis=0)
 
     def score_ahead(self, items: list[tuple[Reading, np.ndarray]], scorer: Scorer) -> None:
         plans = [(self.plan(r), rows) for r, rows in items]
@@ -949,6 +953,12 @@ class Auto(Exclusion):
 
     name: ClassVar[str] = "auto"
     policy: ClassVar[str] = "cues"
+
+
+def _denied(raw: np.ndarray, share: np.ndarray, tau: float) -> np.ndarray:
+    """The evidence above ``tau`` (on [0, 1]) that a passage gives only in a negated scope: its
+    unasserted share (``1 - share``, :func:`logir.logic.asserted.asserted_share`)."""
+    return np.clip((raw - tau) / (1.0 - tau), 0.0, 1.0) * (1.0 - share)
 
 
 def _total(ev: dict[str, np.ndarray]) -> np.ndarray:
