@@ -303,6 +303,10 @@ SET_CORPORA = {
     "comlq51": "comlq",
     "nevir45": "nevir",
     "comlq52": "comlq",
+    "excluir57": "excluir",
+    "comlq53": "comlq",
+    "negconstraint51": "negconstraint",
+    "nevir46": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
