@@ -307,6 +307,7 @@ SET_CORPORA = {
     "comlq53": "comlq",
     "negconstraint51": "negconstraint",
     "nevir46": "nevir",
+    "excluir58": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
