@@ -308,6 +308,8 @@ SET_CORPORA = {
     "negconstraint51": "negconstraint",
     "nevir46": "nevir",
     "excluir58": "excluir",
+    "comlq54": "comlq",
+    "scifact69": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
