@@ -310,6 +310,7 @@ SET_CORPORA = {
     "excluir58": "excluir",
     "comlq54": "comlq",
     "scifact69": "scifact",
+    "nevir47": "nevir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
