@@ -311,6 +311,8 @@ SET_CORPORA = {
     "comlq54": "comlq",
     "scifact69": "scifact",
     "nevir47": "nevir",
+    "negconstraint52": "negconstraint",
+    "scifact70": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
