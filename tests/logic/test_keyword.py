@@ -138,12 +138,40 @@ def test_a_keyword_querys_positive_part_mixes_the_lexical_evidence_in(fake) -> N
     assert request.tolist() == pytest.approx([0.6 * 0.5 + 0.4 * 1.0, 0.6 * 1.0 + 0.4 * 0.5])
     off = get_composer(spec + ",request_pos_dense=1").score(long, scorer, rows)
     assert off.tolist() == pytest.approx([0.5, 1.0])
-    asked = get_composer(spec + ",keyword_pos_dense=0.8").score(question, scorer, rows)
+    asked = get_composer(spec + ",keyword_pos_dense=0.8,positive_words=0").score(
+        question, scorer, rows
+    )
     assert asked.tolist() == pytest.approx([0.5, 1.0])
     assert "a request: positive part dense x0.6" in get_composer("auto").explain(long)
     assert "positive part dense x0.6" in get_composer("auto").explain("films excluding comedies")
     with pytest.raises(LogirError, match="keyword_pos_dense"):
         get_composer("auto,keyword_pos_dense=1.5")
+
+
+def test_a_questions_short_positive_part_mixes_the_lexical_evidence_in(fake) -> None:
+    # a question of more than SHORT_WORDS words whose positive part has at most positive_words
+    # (10) words: "Alfred Jarry", a name MiniLM may not know, is found by BM25
+    question = "What did Alfred Jarry write in his short and eventful life, other than Ubu Roi?"
+    assert not is_short_query(question)
+    positive = "What did Alfred Jarry write in his short and eventful life"
+    assert plan_query(question, "cues").positive == positive
+    assert len(positive.split()) == 11
+    longer = question.replace("short and", "short and very")
+    texts = [positive, positive.replace("short and", "short and very")]
+    scorer = _Hybrid(fake({t: [4, 2] for t in texts}), fake({t: [0.5, 1.0] for t in texts}))
+    rows = np.arange(2)
+    spec = "auto,flat_weight=0,question_flat=0,mentions=all,dense_tau=1,kind_tau=1"
+    mixed = [0.6 * 0.5 + 0.4 * 1.0, 0.6 * 1.0 + 0.4 * 0.5]
+    at = get_composer(spec + ",positive_words=11")
+    assert at.score(question, scorer, rows).tolist() == pytest.approx(mixed)
+    assert "a positive part of at most 11 words: dense x0.6" in at.explain(question)
+    # one word more than positive_words, or positive_words=0: the dense evidence alone
+    assert at.score(longer, scorer, rows).tolist() == pytest.approx([0.5, 1.0])
+    off = get_composer(spec + ",positive_words=0")
+    assert off.score(question, scorer, rows).tolist() == pytest.approx([0.5, 1.0])
+    assert "at most" not in off.explain(question)
+    with pytest.raises(LogirError, match="positive_words"):
+        get_composer("auto,positive_words=-1")
 
 
 def test_short_queries() -> None:
