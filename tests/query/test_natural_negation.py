@@ -1154,6 +1154,11 @@ CASES: list[tuple[str, Query]] = [
         "Ghrelin's actions other than stimulating appetite, e.g. on fat cells",
         And(T("Ghrelin's actions, e.g. on fat cells"), Not(T("stimulating appetite"))),
     ),
+    # so are examples after a negated copula, "like" among their openers
+    (
+        "creatures that aren't mammals, like frogs, snakes, beetles",
+        And(T("creatures, like frogs, snakes, beetles"), Not(T("mammals"))),
+    ),
     (
         "insomnia treatments that arent sleeping pills (no benzos, no zopiclone)",
         And(

@@ -107,6 +107,11 @@ _OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\
 _SETS_APART = re.compile(rf"{_OTHER_THAN.pattern}|\boutside\b", re.I)
 #: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
 _EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
+#: the same after a negated copula, where "like" sets them off too: "creatures that aren't
+#: mammals, like frogs, snakes" names creatures that are not mammals
+_EXAMPLES_OF_HEAD = re.compile(
+    r",\s*(?:e\.\s?g\.|(?:eg|like|such\s+as|for\s+(?:example|instance))\b)", re.I
+)
 #: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
 _NEGATING_BRACKET = re.compile(
     r"\s*(?:(?:so|and|but)\s+)?(?:no(?!\s+(?:" + NO_FOLLOW_EXCEPT + r")\b)|not|without|except"
@@ -504,9 +509,12 @@ def _extend(text: str, h: _Hit, nxt: int, closing: dict[int, int]) -> None:
     examples = _SETS_APART.search(text, h.cue_start, h.cue_end) and _EXAMPLES.search(
         text, h.cue_end, nxt
     )
+    if not examples and h.name == NEGATION_COPULA:
+        examples = _EXAMPLES_OF_HEAD.search(text, h.cue_end, nxt)
     if examples:
         # "indications other than depressive illness, such as headache": the examples are of
-        # what is wanted, and stay with it (after "outside X" too)
+        # what is wanted, and stay with it (after "outside X" too, and after a negated copula:
+        # "creatures that aren't mammals, like frogs")
         nxt = examples.start()
     stop, blen = _boundary_after(text, h.cue_end, nxt)
     if _OTHER_THAN.search(text, h.cue_start, h.cue_end):
