@@ -313,6 +313,8 @@ SET_CORPORA = {
     "nevir47": "nevir",
     "negconstraint52": "negconstraint",
     "scifact70": "scifact",
+    "nevir48": "nevir",
+    "excluir59": "excluir",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
