@@ -1154,6 +1154,11 @@ CASES: list[tuple[str, Query]] = [
         "Ghrelin's actions other than stimulating appetite, e.g. on fat cells",
         And(T("Ghrelin's actions, e.g. on fat cells"), Not(T("stimulating appetite"))),
     ),
+    # after "no X" the examples name more of what is left out, without the word that opens them
+    (
+        "desserts with no nuts, like almonds or walnuts",
+        And(T("desserts"), Not(T("nuts")), Not(T("almonds")), Not(T("walnuts"))),
+    ),
     # so are examples after a negated copula, "like" among their openers
     (
         "creatures that aren't mammals, like frogs, snakes, beetles",

@@ -1150,12 +1150,18 @@ def _split_items(v: View) -> list[View]:
     ):
         return [v]
     # "material on nuclear fusion or on radioactive decay": the later item repeats the
-    # preposition the cue took before the first
-    return [items[0], *(_lead_cut(i, _ITEM_PREPOSITION) for i in items[1:])]
+    # preposition the cue took before the first; "no nuts, like almonds or walnuts": the word
+    # that opens examples of the first is no part of the next
+    return [items[0], *(_lead_cut(i, _ITEM_LEAD) for i in items[1:])]
 
 
-#: a later item's repeated preposition ("... or on radioactive decay"), where words follow
-_ITEM_PREPOSITION = re.compile(r"(?:on|about|regarding|concerning|with)\s+(?=\S)", re.I)
+#: a later item's repeated preposition ("... or on radioactive decay") or the word that opens
+#: examples ("..., like almonds"), where words follow
+_ITEM_LEAD = re.compile(
+    r"(?:on|about|regarding|concerning|with|like|such\s+as|e\.\s?g\.,?|eg|for\s+(?:example"
+    r"|instance),?|especially)\s+(?=\S)",
+    re.I,
+)
 
 
 #: a negated "concept" that only points back at one named before ("those", "them", "it")
