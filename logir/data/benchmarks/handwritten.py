@@ -315,6 +315,7 @@ SET_CORPORA = {
     "scifact70": "scifact",
     "nevir48": "nevir",
     "excluir59": "excluir",
+    "comlq55": "comlq",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
