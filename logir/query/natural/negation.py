@@ -105,13 +105,12 @@ _OTHER_THAN = re.compile(r"\b(?:other\s+than|apart\s+from|aside\s+from|besides)\
 #: the cues after whose item examples are of what is wanted ("SREBP outside its classic job in
 #: the liver, e.g. in T cells")
 _SETS_APART = re.compile(rf"{_OTHER_THAN.pattern}|\boutside\b", re.I)
+_EXAMPLE_OPENER = r"e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b"
 #: examples set off after the item ("..., e.g. Y", "..., such as Y", "..., for example Y")
-_EXAMPLES = re.compile(r",\s*(?:e\.\s?g\.|(?:eg|such\s+as|for\s+(?:example|instance))\b)", re.I)
+_EXAMPLES = re.compile(rf",\s*(?:{_EXAMPLE_OPENER})", re.I)
 #: the same after a negated copula, where "like" sets them off too: "creatures that aren't
 #: mammals, like frogs, snakes" names creatures that are not mammals
-_EXAMPLES_OF_HEAD = re.compile(
-    r",\s*(?:e\.\s?g\.|(?:eg|like|such\s+as|for\s+(?:example|instance))\b)", re.I
-)
+_EXAMPLES_OF_HEAD = re.compile(rf",\s*(?:{_EXAMPLE_OPENER}|like\b)", re.I)
 #: a bracket that opens on a negation of its own ("(no benzos, no zopiclone)")
 _NEGATING_BRACKET = re.compile(
     r"\s*(?:(?:so|and|but)\s+)?(?:no(?!\s+(?:" + NO_FOLLOW_EXCEPT + r")\b)|not|without|except"
