@@ -316,6 +316,8 @@ SET_CORPORA = {
     "nevir48": "nevir",
     "excluir59": "excluir",
     "comlq55": "comlq",
+    "comlq56": "comlq",
+    "scifact71": "scifact",
 }
 """Each shipped set and the folder of the shared datasets whose corpus.jsonl it judges."""
 
