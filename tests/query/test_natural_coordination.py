@@ -232,3 +232,26 @@ def test_an_alternative_that_names_the_shared_noun_takes_it_once() -> None:
 )
 def test_verbs_after_a_relative_share_their_object(text: str, expected: Query) -> None:
     assert q(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "HTLV-1 and adult T-cell leukaemia: how patients present or how common the infection is",
+            Or(
+                T("HTLV-1 and adult T-cell leukaemia: how patients present"),
+                T("HTLV-1 and adult T-cell leukaemia: how common the infection is"),
+            ),
+        ),
+        (
+            "dissenters, where they were jailed or where they found refuge",
+            Or(T("dissenters, where they were jailed"), T("dissenters, where they found refuge")),
+        ),
+    ],
+)
+def test_a_second_question_word_opens_each_alternative(text: str, expected: Query) -> None:
+    """Before, the parse left "how patients" in the shared head and a rule for "preventing or
+    treating peanut allergy" lent "common the infection is" to "present"."""
+    pytest.importorskip("spacy")
+    assert q(text) == expected

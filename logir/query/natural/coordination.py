@@ -69,9 +69,12 @@ def split_coordination(v: View, b: Builder) -> Query | None:
 def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
     op, head, cores, tail = found
     cores = [c.trim() for c in cores]
-    if op == "OR" and not tail.has_content() and _VERB_SLOT.search(head.text):
+    clauses = op == "OR" and _WH_FIRST.match(cores[-1].text) is not None
+    if clauses:  # "how patients present or how common the infection is": two questions
+        head, cores = _own_question_word(head, cores)
+    if op == "OR" and not clauses and not tail.has_content() and _VERB_SLOT.search(head.text):
         cores = _shared_object(cores)
-    if op == "OR" and not tail.has_content():
+    if op == "OR" and not clauses and not tail.has_content():
         cores, tail = _unbalanced(cores, tail)
     if op == "OR":
         cores = _shared_classifier(cores)
@@ -93,6 +96,22 @@ def _assemble(found: Found, b: Builder, either: bool) -> Query | None:
         return alternatives if shared is None else all_of([alternatives, shared])
     b.cue(CONJUNCTION_BOTH_AND)
     return all_of(list(kept))
+
+
+_WH = r"(?:how|what|where|when|why|which|who|whom|whose|whether)"
+_WH_FIRST = re.compile(rf"{_WH}\b", re.I)
+_WH_WORD = re.compile(rf"\b{_WH}\b", re.I)
+
+
+def _own_question_word(head: View, cores: list[View]) -> tuple[View, list[View]]:
+    """``where they were jailed or where they found refuge``: the last alternative is a clause
+    of its own, opened by a question word, so the first one runs from the head's last question
+    word too (the parse leaves "where they were" in the head, shared by both)."""
+    marks = list(_WH_WORD.finditer(head.text))
+    if not marks or not head.text[marks[-1].end() :].strip():
+        return head, cores
+    at = marks[-1].start()
+    return head.cut(0, at), [head.cut(at, len(head.text)).join(cores[0]), *cores[1:]]
 
 
 _VERB_SLOT = re.compile(r"\b(?:that|which|who|to)\s*$", re.I)
