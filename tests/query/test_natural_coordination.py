@@ -238,7 +238,8 @@ def test_verbs_after_a_relative_share_their_object(text: str, expected: Query) -
     ("text", "expected"),
     [
         (
-            "HTLV-1 and adult T-cell leukaemia: how patients present or how common the infection is",
+            "HTLV-1 and adult T-cell leukaemia: how patients present or how common the infection"
+            " is",
             Or(
                 T("HTLV-1 and adult T-cell leukaemia: how patients present"),
                 T("HTLV-1 and adult T-cell leukaemia: how common the infection is"),
